@@ -1,0 +1,3 @@
+//! Command-line client for the puzzle-solving service.
+
+fn main() {}

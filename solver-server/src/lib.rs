@@ -1,0 +1,1 @@
+//! The gRPC face of the puzzle solvers.
