@@ -1,0 +1,70 @@
+//! The cases of a run: validated queries read from the input, and the answers that come back.
+
+use solver_core::{Board3, Board4, Move};
+
+/// One validated question for the service, parsed once at the edge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Query {
+    /// An 8-puzzle board and the board to reach.
+    Eight {
+        /// The start board.
+        start: Board3,
+        /// The target (the standard goal for most judges).
+        target: Board3,
+    },
+    /// A 15-puzzle board, to the standard goal.
+    Fifteen {
+        /// The start board.
+        start: Board4,
+    },
+    /// Two Solitaire positions and the move limit.
+    Solitaire(crate::judge::solitaire::Pair),
+}
+
+/// One case of the input, numbered as the judge numbers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Case {
+    /// 1-based case number.
+    pub(crate) number: usize,
+    /// 1-based line where the case starts.
+    pub(crate) line: usize,
+    /// The query, or what is wrong with the case's text.
+    pub(crate) query: Result<Query, String>,
+}
+
+/// Everything read from one input.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Input {
+    /// The cases in input order, good and bad.
+    pub(crate) cases: Vec<Case>,
+    /// Problems outside any case (a bad header, text after the last case), as `(line, message)`.
+    pub(crate) problems: Vec<(usize, String)>,
+}
+
+impl Input {
+    /// Adds case number `cases.len() + 1`.
+    pub(crate) fn push(&mut self, line: usize, query: Result<Query, String>) {
+        let number = self.cases.len() + 1;
+        self.cases.push(Case {
+            number,
+            line,
+            query,
+        });
+    }
+}
+
+/// The service's answer to one query, already checked against the query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Answer {
+    /// A sliding-tile solution (replayed by the client: it reaches the target).
+    Moves(Vec<Move>),
+    /// The sliding-tile target cannot be reached.
+    Unsolvable,
+    /// A Solitaire end reachable in these moves, as `(from, to)` squares `(row, col)`.
+    Reachable(Vec<SolitaireStep>),
+    /// The Solitaire end is not reachable within the limit.
+    Unreachable,
+}
+
+/// One Solitaire move as the service reports it: `(row, col)` from and to, 1-based.
+pub(crate) type SolitaireStep = ((u32, u32), (u32, u32));
