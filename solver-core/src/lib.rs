@@ -16,6 +16,7 @@
 //! assert_eq!(format_moves(&moves), "r");
 //! ```
 
+pub mod solitaire;
 pub mod stop;
 pub mod tiles;
 
