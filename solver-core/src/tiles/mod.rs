@@ -2,6 +2,9 @@
 
 mod board;
 pub mod eight;
+pub mod fifteen;
+mod ida;
+mod pdb;
 mod rank;
 
 pub use board::{
