@@ -1,5 +1,6 @@
 //! The cases of a run: validated queries read from the input, and the answers that come back.
 
+use solver_core::solitaire::Step;
 use solver_core::{Board3, Board4, Move};
 
 /// One validated question for the service, parsed once at the edge.
@@ -60,11 +61,8 @@ pub(crate) enum Answer {
     Moves(Vec<Move>),
     /// The sliding-tile target cannot be reached.
     Unsolvable,
-    /// A Solitaire end reachable in these moves, as `(from, to)` squares `(row, col)`.
-    Reachable(Vec<SolitaireStep>),
+    /// A Solitaire end reachable in these moves (replayed by the client: they reach the end).
+    Reachable(Vec<Step>),
     /// The Solitaire end is not reachable within the limit.
     Unreachable,
 }
-
-/// One Solitaire move as the service reports it: `(row, col)` from and to, 1-based.
-pub(crate) type SolitaireStep = ((u32, u32), (u32, u32));

@@ -1,8 +1,176 @@
 //! Command-line client for the puzzle-solving service.
+//!
+//! `solver-client judge PROBLEM` speaks an online judge's format on stdin and stdout;
+//! `solver-client solve eight|fifteen|solitaire ...` answers boards given as arguments. Both talk
+//! gRPC to `--server URL`, or to a server embedded in this process when no URL is given.
 
 mod case;
+mod embedded;
+mod human;
 mod judge;
 mod output;
-mod pending;
+mod progress;
+mod session;
+mod wire;
 
-fn main() {}
+use std::io::{self, Read as _};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context as _, bail};
+use clap::{Parser, Subcommand};
+use solver_server::Kind;
+use tonic::transport::{Channel, Endpoint};
+
+use crate::judge::{Problem, Service};
+
+/// Solve puzzles with the solver service, in online-judge formats or for a person.
+#[derive(Debug, Parser)]
+#[command(name = "solver-client", version, about)]
+struct Cli {
+    /// URL of a running solver server (e.g. `http://host:50051`). Without it the client starts a
+    /// server inside its own process on a loopback port.
+    #[arg(long, global = true, env = "SOLVER_SERVER", value_name = "URL")]
+    server: Option<String>,
+
+    /// Never draw a progress bar (it is drawn only on a terminal anyway).
+    #[arg(long, global = true)]
+    no_progress: bool,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Read a judge's input on stdin and write the judge's exact output on stdout.
+    Judge {
+        /// The judge problem.
+        #[arg(value_enum)]
+        problem: Problem,
+    },
+    /// Solve boards given as arguments and explain the answers.
+    #[command(subcommand)]
+    Solve(human::Puzzle),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("solver-client: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A closed stdout (`| head`) ends the run quietly, as for any Unix filter.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let kind = match &cli.command {
+        Command::Judge { problem } => problem.service(),
+        Command::Solve(puzzle) => puzzle.service(),
+    };
+    // Start the embedded server first: it warms its tables up while the input is read.
+    let embedded = match &cli.server {
+        Some(_) => None,
+        None => Some(embedded::Embedded::start(vec![kind_of(kind)])?),
+    };
+    let url = match (&cli.server, &embedded) {
+        (Some(url), _) => normalise_url(url),
+        (None, Some(server)) => server.url(),
+        (None, None) => unreachable!("either a URL or an embedded server"),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the client's runtime")?;
+    let failed = match cli.command {
+        Command::Judge { problem } => {
+            let mut input = Vec::new();
+            io::stdin()
+                .lock()
+                .read_to_end(&mut input)
+                .context("reading standard input")?;
+            let parsed = problem.format().parse(&input);
+            drop(input);
+            let mut printer = judge::Printer::new(problem, parsed.cases.len(), !cli.no_progress);
+            for (line, message) in &parsed.problems {
+                printer.problem(*line, message);
+            }
+            let cases: Arc<[case::Case]> = parsed.cases.into();
+            runtime.block_on(async {
+                let channel = connect(&url).await?;
+                session::run(channel, problem.service(), Arc::clone(&cases), &mut printer)
+                    .await
+                    .context("writing the answers")
+            })?;
+            let failed = printer.finish().context("writing the answers")?;
+            if failed > 0 {
+                bail!(
+                    "{problem}: {failed} problem(s) in the input or its answers (see above); \
+                     every other case was answered"
+                );
+            }
+            0
+        }
+        Command::Solve(puzzle) => {
+            let (cases, mut printer) = puzzle.prepare()?;
+            let cases: Arc<[case::Case]> = cases.into();
+            runtime.block_on(async {
+                let channel = connect(&url).await?;
+                session::run(channel, kind, cases, &mut printer)
+                    .await
+                    .context("writing the answers")
+            })?;
+            printer.finish().context("writing the answers")?
+        }
+    };
+    drop(embedded);
+    Ok(if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The server table kind behind an RPC.
+fn kind_of(service: Service) -> Kind {
+    match service {
+        Service::Eight => Kind::Eight,
+        Service::Fifteen => Kind::Fifteen,
+        Service::Solitaire => Kind::Solitaire,
+    }
+}
+
+/// Accepts `host:port` as well as a full URL.
+fn normalise_url(url: &str) -> String {
+    if url.contains("://") {
+        url.to_owned()
+    } else {
+        format!("http://{url}")
+    }
+}
+
+/// Connects with windows large enough to keep a long pipelined stream busy.
+async fn connect(url: &str) -> anyhow::Result<Channel> {
+    Endpoint::from_shared(url.to_owned())
+        .with_context(|| format!("{url:?} is not a server URL"))?
+        .connect_timeout(Duration::from_secs(10))
+        .tcp_nodelay(true)
+        .initial_stream_window_size(Some(4 << 20))
+        .initial_connection_window_size(Some(8 << 20))
+        .connect()
+        .await
+        .with_context(|| format!("connecting to the solver server at {url}"))
+}

@@ -1,1 +1,8 @@
-//! End-to-end tests of the solver-client binary.
+//! End-to-end tests of the `solver-client` binary: judge samples, malformed input, a separately
+//! started server, and the human mode. Every test runs the real binary.
+
+mod human;
+mod malformed;
+mod remote;
+mod samples;
+mod util;

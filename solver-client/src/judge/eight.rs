@@ -52,7 +52,6 @@ impl Format for Eight {
         if self.counted {
             read_counted(&mut tokens, &mut cases, read_case);
         } else {
-            let read_case = read_case;
             while read_case(&mut tokens, &mut cases, None) {}
         }
         cases

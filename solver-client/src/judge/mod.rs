@@ -257,3 +257,70 @@ pub(crate) mod tests {
         }
     }
 }
+
+/// Prints a judge run: answers on stdout in the judge's format, case errors on stderr.
+#[derive(Debug)]
+pub(crate) struct Printer {
+    problem: Problem,
+    out: Output,
+    progress: crate::progress::Progress,
+    done: usize,
+    failed: usize,
+}
+
+impl Printer {
+    /// A printer for `total` cases of `problem` on stdout.
+    pub(crate) fn new(problem: Problem, total: usize, progress: bool) -> Self {
+        Self {
+            problem,
+            out: Output::stdout(),
+            progress: crate::progress::Progress::new(total, progress),
+            done: 0,
+            failed: 0,
+        }
+    }
+
+    /// Reports a problem outside any case on stderr.
+    pub(crate) fn problem(&mut self, line: usize, message: &str) {
+        self.failed += 1;
+        self.progress.clear();
+        eprintln!("{}: line {line}: {message}", self.problem);
+    }
+
+    /// Flushes the output; returns how many cases or problems failed.
+    pub(crate) fn finish(mut self) -> io::Result<usize> {
+        self.progress.clear();
+        io::Write::flush(&mut self.out)?;
+        Ok(self.failed)
+    }
+}
+
+impl crate::session::Sink for Printer {
+    fn case(&mut self, case: &crate::case::Case, answer: Result<&Answer, &str>) -> io::Result<()> {
+        let printed = match answer {
+            Ok(answer) => self
+                .problem
+                .format()
+                .render(&mut self.out, case.number, answer)?,
+            Err(error) => Err(error.to_owned()),
+        };
+        match printed {
+            Ok(()) => self.out.case_done(),
+            Err(error) => {
+                self.failed += 1;
+                self.progress.clear();
+                eprintln!(
+                    "{}: case {}, line {}: {error}",
+                    self.problem, case.number, case.line
+                );
+            }
+        }
+        self.done += 1;
+        self.progress.update(self.done);
+        Ok(())
+    }
+
+    fn idle(&mut self) -> io::Result<()> {
+        self.out.idle()
+    }
+}

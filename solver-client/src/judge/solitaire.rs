@@ -6,29 +6,20 @@
 
 use std::io::{self, Write as _};
 
-use crate::pending::solitaire::{DEFAULT_MAX_MOVES, Position, Square};
+use solver_core::solitaire::{DEFAULT_MAX_MOVES, Position, Square};
 
 use super::tokens::{Group, Token, Tokens};
 use super::{Format, truncated};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
 
-/// Four pieces as given, and the validated position they make.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Pieces {
-    /// The squares in input order (the order the user wrote them, for display).
-    pub(crate) squares: [Square; 4],
-    /// The validated position.
-    pub(crate) position: Position,
-}
-
 /// One Solitaire question: from `start`, reach `end` within `max_moves`?
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Pair {
     /// The start position.
-    pub(crate) start: Pieces,
+    pub(crate) start: Position,
     /// The end position.
-    pub(crate) end: Pieces,
+    pub(crate) end: Position,
     /// The move limit.
     pub(crate) max_moves: u32,
 }
@@ -85,14 +76,14 @@ pub(crate) fn parse_with_limit(input: &[u8], max_moves: u32) -> Input {
 }
 
 /// Four pieces from 8 numbers `r1 c1 .. r4 c4`.
-fn pieces(tokens: &[Token<'_>]) -> Result<Pieces, String> {
+fn pieces(tokens: &[Token<'_>]) -> Result<Position, String> {
     if tokens.len() != 8 {
         return Err(format!(
             "expected 8 numbers (row and column of 4 pieces), found {}",
             tokens.len()
         ));
     }
-    let mut squares = Vec::with_capacity(4);
+    let mut squares = [Square::new(1, 1).expect("a square on the board"); 4];
     for (piece, pair) in tokens.chunks(2).enumerate() {
         let coordinate = |token: &Token<'_>| {
             token
@@ -107,11 +98,9 @@ fn pieces(tokens: &[Token<'_>]) -> Result<Pieces, String> {
                 })
         };
         let (row, col) = (coordinate(&pair[0])?, coordinate(&pair[1])?);
-        squares.push(Square::new(row, col).map_err(|e| format!("piece {}: {e}", piece + 1))?);
+        squares[piece] = Square::new(row, col).map_err(|e| format!("piece {}: {e}", piece + 1))?;
     }
-    let position = Position::new(&squares).map_err(|e| e.to_string())?;
-    let squares = <[Square; 4]>::try_from(squares).map_err(|_| "expected 4 pieces".to_owned())?;
-    Ok(Pieces { squares, position })
+    Position::new(&squares).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -130,7 +119,7 @@ mod tests {
             panic!("{q:?}")
         };
         assert_eq!(pair.max_moves, 8);
-        assert_eq!(pair.start.squares[1], Square::new(4, 5).unwrap());
+        assert_eq!(pair.start.to_string(), "4 4 4 5 5 4 6 5");
     }
 
     #[test]

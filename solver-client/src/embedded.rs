@@ -1,0 +1,75 @@
+//! The server embedded in the client's own process, for runs without `--server`.
+//!
+//! It is the real `solver_server::serve` on a loopback port with its own multi-threaded runtime
+//! on a background thread, and the client talks gRPC to it exactly as to a remote server. So one
+//! command works on a fresh machine, and the embedded path tests the same code as production.
+
+use std::net::SocketAddr;
+
+use anyhow::Context as _;
+use solver_server::{Config, Kind};
+use tokio::sync::oneshot;
+
+/// A running embedded server. Dropping it asks the server to shut down.
+#[derive(Debug)]
+pub(crate) struct Embedded {
+    addr: SocketAddr,
+    _shutdown: oneshot::Sender<()>,
+}
+
+impl Embedded {
+    /// Starts a server on `127.0.0.1:0` that builds the tables of `warm_up` at once (the others
+    /// are built by the first case that needs them).
+    ///
+    /// # Errors
+    /// If no loopback port can be bound or no thread started.
+    pub(crate) fn start(warm_up: Vec<Kind>) -> anyhow::Result<Self> {
+        let listener = std::net::TcpListener::bind(("127.0.0.1", 0))
+            .context("binding a loopback port for the embedded server")?;
+        listener.set_nonblocking(true)?;
+        let addr = listener.local_addr()?;
+        let config = Config {
+            warm_up,
+            ..Config::default()
+        };
+        let (shutdown, stop) = oneshot::channel::<()>();
+        std::thread::Builder::new()
+            .name("embedded-server".to_owned())
+            .spawn(move || {
+                let runtime = match tokio::runtime::Builder::new_multi_thread()
+                    .enable_all()
+                    .thread_name("embedded-server")
+                    .build()
+                {
+                    Ok(runtime) => runtime,
+                    Err(e) => {
+                        eprintln!("solver-client: cannot start the embedded server: {e}");
+                        return;
+                    }
+                };
+                runtime.block_on(async move {
+                    let served = match tokio::net::TcpListener::from_std(listener) {
+                        Ok(listener) => solver_server::serve(listener, config, async move {
+                            let _ = stop.await;
+                        })
+                        .await
+                        .map_err(anyhow::Error::from),
+                        Err(e) => Err(e.into()),
+                    };
+                    if let Err(e) = served {
+                        eprintln!("solver-client: the embedded server failed: {e:#}");
+                    }
+                });
+            })
+            .context("starting the embedded server's thread")?;
+        Ok(Self {
+            addr,
+            _shutdown: shutdown,
+        })
+    }
+
+    /// The URL to connect to.
+    pub(crate) fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+}

@@ -1,0 +1,108 @@
+//! Running the binary, fixtures, and independent checks of answers.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use solver_core::{Board, Move};
+
+/// The fixture file `name` under `tests/fixtures`.
+pub(crate) fn fixture(name: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
+
+/// The client binary with `args`, with `SOLVER_SERVER` cleared so runs embed their server.
+pub(crate) fn client(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_solver-client"));
+    command.args(args).env_remove("SOLVER_SERVER");
+    command
+}
+
+/// Runs `command` with `input` on stdin and returns what it did.
+pub(crate) fn run_with(mut command: Command, input: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawning solver-client");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The client may stop reading early (e.g. on a usage error): ignore a broken pipe.
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("waiting for solver-client");
+    writer.join().expect("stdin writer");
+    output
+}
+
+/// Runs the client with `args` and `input`.
+pub(crate) fn run(args: &[&str], input: &[u8]) -> Output {
+    run_with(client(args), input)
+}
+
+/// stdout and stderr as text.
+pub(crate) fn text(output: &Output) -> (String, String) {
+    (
+        String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8"),
+        String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8"),
+    )
+}
+
+/// Asserts two texts are equal, showing both in full when they are not.
+#[macro_export]
+macro_rules! eqnice {
+    ($expected:expr, $got:expr) => {{
+        let expected: &str = &$expected;
+        let got: &str = &$got;
+        if expected != got {
+            panic!(
+                "\n\n==== expected ====\n{}\n==== got ====\n{}\n==== (debug) ====\nexpected: {:?}\ngot:      {:?}\n",
+                expected, got, expected, got
+            );
+        }
+    }};
+}
+
+/// Replays `letters` (either case) from `start` and returns where they lead.
+pub(crate) fn replay<const W: usize>(start: &Board<W>, letters: &str) -> Board<W> {
+    let moves = solver_core::parse_moves(letters)
+        .unwrap_or_else(|e| panic!("{letters:?} is not a move string: {e}"));
+    start
+        .replay(&moves)
+        .unwrap_or_else(|e| panic!("{letters:?} from {start:?}: {e}"))
+}
+
+/// The exact distance from `start` to `goal` by plain breadth-first search, up to `limit` moves
+/// (`None` beyond). Independent of the service's algorithms: only `Board::apply` is shared.
+pub(crate) fn bfs_distance<const W: usize>(
+    start: &Board<W>,
+    goal: &Board<W>,
+    limit: usize,
+) -> Option<usize> {
+    let mut seen = HashMap::from([(*start, 0usize)]);
+    let mut queue = VecDeque::from([*start]);
+    while let Some(board) = queue.pop_front() {
+        let depth = seen[&board];
+        if board == *goal {
+            return Some(depth);
+        }
+        if depth == limit {
+            continue;
+        }
+        for mv in Move::ALL {
+            if let Some(next) = board.apply(mv) {
+                seen.entry(next).or_insert_with(|| {
+                    queue.push_back(next);
+                    depth + 1
+                });
+            }
+        }
+    }
+    None
+}
