@@ -36,7 +36,10 @@ impl Embedded {
         std::thread::Builder::new()
             .name("embedded-server".to_owned())
             .spawn(move || {
+                // One I/O thread is enough: searches run on the server's own pool, and fewer
+                // threads mean fewer cross-thread wake-ups on a busy stream.
                 let runtime = match tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(1)
                     .enable_all()
                     .thread_name("embedded-server")
                     .build()
