@@ -8,7 +8,10 @@ use std::time::Instant;
 use solver_core::{Board4, Stop, fifteen};
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("instance numbers")).collect();
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("instance numbers"))
+        .collect();
     let first = args.first().copied().unwrap_or(1);
     let last = args.get(1).copied().unwrap_or(100);
 
@@ -24,21 +27,37 @@ fn main() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let numbers: Vec<usize> = line.split_whitespace().map(|t| t.parse().expect("numbers")).collect();
+        let numbers: Vec<usize> = line
+            .split_whitespace()
+            .map(|t| t.parse().expect("numbers"))
+            .collect();
         let (id, optimal) = (numbers[0], numbers[1]);
         if id < first || id > last {
             continue;
         }
-        let board = Board4::from_cells(&numbers[2..].iter().map(|&n| n as u64).collect::<Vec<_>>()).expect("valid board");
+        let board = Board4::from_cells(&numbers[2..].iter().map(|&n| n as u64).collect::<Vec<_>>())
+            .expect("valid board");
         let t = Instant::now();
-        let answer = fifteen::solve(&board, &Board4::goal(), &Stop::never()).expect("no stop").expect("solvable");
+        let answer = fifteen::solve(&board, &Board4::goal(), &Stop::never())
+            .expect("no stop")
+            .expect("solvable");
         let secs = t.elapsed().as_secs_f64();
-        let ok = answer.moves.len() == optimal && board.replay(&answer.moves).ok() == Some(Board4::goal());
+        let ok = answer.moves.len() == optimal
+            && board.replay(&answer.moves).ok() == Some(Board4::goal());
         wrong += usize::from(!ok);
         total_time += secs;
         total_nodes += answer.stats.nodes;
-        println!("{id:3} {:2} {} {:8.3} s {:12} nodes", answer.moves.len(), if ok { "ok " } else { "BAD" }, secs, answer.stats.nodes);
+        println!(
+            "{id:3} {:2} {} {:8.3} s {:12} nodes",
+            answer.moves.len(),
+            if ok { "ok " } else { "BAD" },
+            secs,
+            answer.stats.nodes
+        );
     }
-    println!("total {total_time:.2} s, {total_nodes} nodes, {wrong} wrong ({} method)", "pdb-663");
+    println!(
+        "total {total_time:.2} s, {total_nodes} nodes, {wrong} wrong ({} method)",
+        "pdb-663"
+    );
     assert_eq!(wrong, 0, "wrong answers");
 }

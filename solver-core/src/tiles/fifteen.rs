@@ -71,14 +71,23 @@ pub fn is_ready() -> bool {
 ///
 /// # Errors
 /// [`FifteenError::Stopped`] when `stop` fires before the answer is found.
-pub fn solve(start: &Board4, target: &Board4, stop: &Stop) -> Result<Option<Solution>, FifteenError> {
+pub fn solve(
+    start: &Board4,
+    target: &Board4,
+    stop: &Stop,
+) -> Result<Option<Solution>, FifteenError> {
     if !start.can_reach(target) {
         return Ok(None);
     }
     let Some(turn) = Turn::bringing_home(target.blank()) else {
         let cells = cells_of(start);
-        let (moves, stats) = ida::search(&Manhattan::new(&cells_of(target)), cells, Move::ALL, stop)?;
-        return Ok(Some(Solution { moves, stats, method: "manhattan" }));
+        let (moves, stats) =
+            ida::search(&Manhattan::new(&cells_of(target)), cells, Move::ALL, stop)?;
+        return Ok(Some(Solution {
+            moves,
+            stats,
+            method: "manhattan",
+        }));
     };
     let (start, target) = (turn.apply(start), turn.apply(target));
     // Rename tiles so that the turned target is the goal.
@@ -90,7 +99,11 @@ pub fn solve(start: &Board4, target: &Board4, stop: &Stop) -> Result<Option<Solu
     let order = Move::ALL.map(|m| turn.moves[m.index()]);
     let (moves, stats) = ida::search(pdb_663(), cells, order, stop)?;
     let moves = moves.into_iter().map(|m| turn.undo_move(m)).collect();
-    Ok(Some(Solution { moves, stats, method: "pdb-663" }))
+    Ok(Some(Solution {
+        moves,
+        stats,
+        method: "pdb-663",
+    }))
 }
 
 fn cells_of(board: &Board4) -> [u8; 16] {
@@ -128,7 +141,10 @@ impl Turn {
         let moves = Move::ALL.map(|m| {
             let to = m.target(5, 4).expect("cell 5 is inside");
             let (from2, to2) = (cell[5] as usize, cell[to] as usize);
-            *Move::ALL.iter().find(|m2| m2.target(from2, 4) == Some(to2)).expect("rotations keep neighbours")
+            *Move::ALL
+                .iter()
+                .find(|m2| m2.target(from2, 4) == Some(to2))
+                .expect("rotations keep neighbours")
         });
         Some(Self { cell, moves })
     }
@@ -142,7 +158,11 @@ impl Turn {
     }
 
     fn undo_move(&self, turned: Move) -> Move {
-        Move::ALL[self.moves.iter().position(|&m| m == turned).expect("moves map onto moves")]
+        Move::ALL[self
+            .moves
+            .iter()
+            .position(|&m| m == turned)
+            .expect("moves map onto moves")]
     }
 }
 
@@ -189,8 +209,14 @@ struct AdditiveState {
 impl Additive {
     fn build(partition: &[&[u8]]) -> Self {
         let pdbs = std::thread::scope(|scope| {
-            let handles: Vec<_> = partition.iter().map(|tiles| scope.spawn(|| Pdb::build(tiles))).collect();
-            handles.into_iter().map(|h| h.join().expect("database build does not panic")).collect::<Vec<_>>()
+            let handles: Vec<_> = partition
+                .iter()
+                .map(|tiles| scope.spawn(|| Pdb::build(tiles)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("database build does not panic"))
+                .collect::<Vec<_>>()
         });
         let mut pattern_of = [0u8; 16];
         let mut slot_of = [0u8; 16];
@@ -200,7 +226,11 @@ impl Additive {
                 slot_of[tile as usize] = s as u8;
             }
         }
-        Self { pdbs, pattern_of, slot_of }
+        Self {
+            pdbs,
+            pattern_of,
+            slot_of,
+        }
     }
 
     #[inline]
@@ -212,12 +242,22 @@ impl Additive {
     /// Places `tile` at `cell` on side 0 and its mirror image on side 1, updating the sums.
     #[inline]
     fn place(&self, state: &mut AdditiveState, tile: u8, cell: u8, refresh: bool) {
-        for (side, (t, c)) in [(tile, cell), (MIRROR_TILE[tile as usize], MIRROR_CELL[cell as usize])].into_iter().enumerate() {
-            let (p, s) = (self.pattern_of[t as usize] as usize, self.slot_of[t as usize] as usize);
+        for (side, (t, c)) in [
+            (tile, cell),
+            (MIRROR_TILE[tile as usize], MIRROR_CELL[cell as usize]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let (p, s) = (
+                self.pattern_of[t as usize] as usize,
+                self.slot_of[t as usize] as usize,
+            );
             state.cells[side][p][s] = c;
             if refresh {
                 let value = self.lookup(state, side, p);
-                state.sums[side] = state.sums[side] + u32::from(value) - u32::from(state.values[side][p]);
+                state.sums[side] =
+                    state.sums[side] + u32::from(value) - u32::from(state.values[side][p]);
                 state.values[side][p] = value;
             }
         }
@@ -228,7 +268,11 @@ impl Heuristic for Additive {
     type State = AdditiveState;
 
     fn start(&self, cells: &[u8; 16]) -> AdditiveState {
-        let mut state = AdditiveState { cells: [[[0; 8]; 4]; 2], values: [[0; 4]; 2], sums: [0; 2] };
+        let mut state = AdditiveState {
+            cells: [[[0; 8]; 4]; 2],
+            values: [[0; 4]; 2],
+            sums: [0; 2],
+        };
         for (c, &tile) in cells.iter().enumerate() {
             if tile != 0 {
                 self.place(&mut state, tile, c as u8, false);
@@ -265,7 +309,10 @@ mod tests {
     fn mirror_maps_the_goal_onto_itself() {
         let goal = Board4::goal();
         for (c, &t) in goal.cells().iter().enumerate() {
-            assert_eq!(goal.cells()[MIRROR_CELL[c] as usize], MIRROR_TILE[t as usize]);
+            assert_eq!(
+                goal.cells()[MIRROR_CELL[c] as usize],
+                MIRROR_TILE[t as usize]
+            );
         }
     }
 
@@ -288,9 +335,14 @@ mod tests {
     #[test]
     fn uva_sample() {
         let start: Board4 = "2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15".parse().unwrap();
-        let answer = solve(&start, &Board4::goal(), &Stop::never()).unwrap().unwrap();
+        let answer = solve(&start, &Board4::goal(), &Stop::never())
+            .unwrap()
+            .unwrap();
         assert_eq!(format_moves(&answer.moves), "llldrdrdr");
         let unsolvable: Board4 = "13 1 2 4 5 0 3 7 9 6 10 12 15 8 11 14".parse().unwrap();
-        assert_eq!(solve(&unsolvable, &Board4::goal(), &Stop::never()).unwrap(), None);
+        assert_eq!(
+            solve(&unsolvable, &Board4::goal(), &Stop::never()).unwrap(),
+            None
+        );
     }
 }

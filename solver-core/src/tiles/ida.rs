@@ -46,7 +46,10 @@ pub(crate) fn search<H: Heuristic>(
     order: [Move; 4],
     stop: &Stop,
 ) -> Result<(Vec<Move>, SearchStats), Stopped> {
-    let blank = cells.iter().position(|&t| t == 0).expect("a board has a blank") as u8;
+    let blank = cells
+        .iter()
+        .position(|&t| t == 0)
+        .expect("a board has a blank") as u8;
     let state = heuristic.start(&cells);
     let mut search = Search {
         heuristic,
@@ -63,11 +66,19 @@ pub(crate) fn search<H: Heuristic>(
         search.next_bound = u32::MAX;
         match search.dfs(state, blank, 0, bound, None) {
             Flow::Found => return Ok((search.path, search.stats)),
-            Flow::Stopped(reason) => return Err(Stopped { reason, stats: search.stats }),
+            Flow::Stopped(reason) => {
+                return Err(Stopped {
+                    reason,
+                    stats: search.stats,
+                });
+            }
             Flow::Continue => {}
         }
         // Every state of the 15-puzzle is within 80 moves of every other in its class.
-        assert!(search.next_bound != u32::MAX, "IDA* exhausted a connected space without reaching the goal");
+        assert!(
+            search.next_bound != u32::MAX,
+            "IDA* exhausted a connected space without reaching the goal"
+        );
         bound = search.next_bound;
     }
 }
@@ -89,7 +100,14 @@ struct Search<'a, H: Heuristic> {
 }
 
 impl<H: Heuristic> Search<'_, H> {
-    fn dfs(&mut self, state: H::State, blank: u8, g: u32, bound: u32, came_by: Option<Move>) -> Flow {
+    fn dfs(
+        &mut self,
+        state: H::State,
+        blank: u8,
+        g: u32,
+        bound: u32,
+        came_by: Option<Move>,
+    ) -> Flow {
         let h = self.heuristic.value(&state);
         let f = g + h;
         if f > bound {
@@ -148,7 +166,8 @@ impl Manhattan {
                 continue;
             }
             for cell in 0..16 {
-                distance[tile as usize][cell] = ((home / 4).abs_diff(cell / 4) + (home % 4).abs_diff(cell % 4)) as u8;
+                distance[tile as usize][cell] =
+                    ((home / 4).abs_diff(cell / 4) + (home % 4).abs_diff(cell % 4)) as u8;
             }
         }
         Self { distance }
@@ -159,7 +178,11 @@ impl Heuristic for Manhattan {
     type State = u32;
 
     fn start(&self, cells: &[u8; 16]) -> u32 {
-        cells.iter().enumerate().map(|(c, &t)| u32::from(self.distance[t as usize][c])).sum()
+        cells
+            .iter()
+            .enumerate()
+            .map(|(c, &t)| u32::from(self.distance[t as usize][c]))
+            .sum()
     }
 
     fn moved(&self, state: &u32, tile: u8, from: u8, to: u8) -> u32 {

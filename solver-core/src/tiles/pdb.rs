@@ -82,7 +82,12 @@ fn unrank(mut r: usize, k: usize, cells: &mut [u8]) {
 fn flood(from: u16, free: u16) -> u16 {
     let mut reach = from & free;
     loop {
-        let grown = (reach | (reach << 4) | (reach >> 4) | ((reach << 1) & NOT_COL0) | ((reach >> 1) & NOT_COL3)) & free;
+        let grown = (reach
+            | (reach << 4)
+            | (reach >> 4)
+            | ((reach << 1) & NOT_COL0)
+            | ((reach >> 1) & NOT_COL3))
+            & free;
         if grown == reach {
             return reach;
         }
@@ -96,7 +101,8 @@ const NEIGHBOURS: [u16; CELLS] = {
     let mut c = 0;
     while c < CELLS {
         let bit = 1u16 << c;
-        table[c] = ((bit << 4) | (bit >> 4) | ((bit << 1) & NOT_COL0) | ((bit >> 1) & NOT_COL3)) & 0xFFFF;
+        table[c] =
+            ((bit << 4) | (bit >> 4) | ((bit << 1) & NOT_COL0) | ((bit >> 1) & NOT_COL3)) & 0xFFFF;
         c += 1;
     }
     table
@@ -159,7 +165,10 @@ impl Pdb {
             std::mem::swap(&mut layer, &mut next);
             depth += 1;
         }
-        Self { tiles: tiles.to_vec(), table }
+        Self {
+            tiles: tiles.to_vec(),
+            table,
+        }
     }
 
     /// The pattern's tiles in slot order.
