@@ -23,6 +23,7 @@ fn main() {
     let mut total_time = 0.0;
     let mut total_nodes = 0u64;
     let mut wrong = 0;
+    let mut method = "";
     for line in include_str!("../tests/data/korf100.txt").lines() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
@@ -47,6 +48,7 @@ fn main() {
         wrong += usize::from(!ok);
         total_time += secs;
         total_nodes += answer.stats.nodes;
+        method = answer.method;
         println!(
             "{id:3} {:2} {} {:8.3} s {:12} nodes",
             answer.moves.len(),
@@ -55,9 +57,6 @@ fn main() {
             answer.stats.nodes
         );
     }
-    println!(
-        "total {total_time:.2} s, {total_nodes} nodes, {wrong} wrong ({} method)",
-        "pdb-663"
-    );
+    println!("total {total_time:.2} s, {total_nodes} nodes, {wrong} wrong ({method})");
     assert_eq!(wrong, 0, "wrong answers");
 }

@@ -42,25 +42,27 @@ pub enum FifteenError {
     Stopped(#[from] Stopped),
 }
 
-static PDB_663: OnceLock<Additive> = OnceLock::new();
+static PDB_663: OnceLock<PatternDatabases> = OnceLock::new();
 
-fn pdb_663() -> &'static Additive {
-    PDB_663.get_or_init(|| Additive::build(&PARTITION_663))
+fn pdb_663() -> &'static PatternDatabases {
+    PDB_663.get_or_init(PatternDatabases::build_663)
 }
 
-/// Builds the pattern databases now (a few seconds), so that the first search does not wait.
+/// Builds the process-wide pattern databases now (a few seconds), so that the first search does
+/// not wait. [`solve`] builds them on first use otherwise.
 pub fn warm_up() {
     pdb_663();
 }
 
-/// Whether the pattern databases are built.
+/// Whether the process-wide pattern databases are built.
 #[must_use]
 pub fn is_ready() -> bool {
     PDB_663.get().is_some()
 }
 
 /// The optimal move sequence from `start` to `target`, lexicographically smallest among the
-/// optimal ones; `Ok(None)` when the target cannot be reached (parity), without searching.
+/// optimal ones; `Ok(None)` when the target cannot be reached (parity), without searching. Uses
+/// the process-wide pattern databases.
 ///
 /// ```no_run
 /// use solver_core::{Board4, Stop, fifteen, format_moves};
@@ -76,34 +78,67 @@ pub fn solve(
     target: &Board4,
     stop: &Stop,
 ) -> Result<Option<Solution>, FifteenError> {
-    if !start.can_reach(target) {
-        return Ok(None);
+    pdb_663().solve(start, target, stop)
+}
+
+/// A set of additive pattern databases that a caller owns (the process-wide one serves
+/// [`solve`]).
+#[derive(Debug)]
+pub struct PatternDatabases {
+    heuristic: Additive,
+    name: &'static str,
+}
+
+impl PatternDatabases {
+    /// Builds the 6-6-3 databases (two tables of 5,765,760 bytes and one of 3,360), one thread
+    /// per table.
+    #[must_use]
+    pub fn build_663() -> Self {
+        Self {
+            heuristic: Additive::build(&PARTITION_663),
+            name: "pdb-663",
+        }
     }
-    let Some(turn) = Turn::bringing_home(target.blank()) else {
-        let cells = cells_of(start);
-        let (moves, stats) =
-            ida::search(&Manhattan::new(&cells_of(target)), cells, Move::ALL, stop)?;
-        return Ok(Some(Solution {
+
+    /// As [`solve`], with these databases.
+    ///
+    /// # Errors
+    /// [`FifteenError::Stopped`] when `stop` fires before the answer is found.
+    pub fn solve(
+        &self,
+        start: &Board4,
+        target: &Board4,
+        stop: &Stop,
+    ) -> Result<Option<Solution>, FifteenError> {
+        if !start.can_reach(target) {
+            return Ok(None);
+        }
+        let Some(turn) = Turn::bringing_home(target.blank()) else {
+            let cells = cells_of(start);
+            let (moves, stats) =
+                ida::search(&Manhattan::new(&cells_of(target)), cells, Move::ALL, stop)?;
+            return Ok(Some(Solution {
+                moves,
+                stats,
+                method: "manhattan",
+            }));
+        };
+        let (start, target) = (turn.apply(start), turn.apply(target));
+        // Rename tiles so that the turned target is the goal.
+        let mut rename = [0u8; 16];
+        for (&tile, &goal_tile) in target.cells().iter().zip(Board4::goal().cells()) {
+            rename[tile as usize] = goal_tile;
+        }
+        let cells = cells_of(&start.relabel(&rename));
+        let order = Move::ALL.map(|m| turn.moves[m.index()]);
+        let (moves, stats) = ida::search(&self.heuristic, cells, order, stop)?;
+        let moves = moves.into_iter().map(|m| turn.undo_move(m)).collect();
+        Ok(Some(Solution {
             moves,
             stats,
-            method: "manhattan",
-        }));
-    };
-    let (start, target) = (turn.apply(start), turn.apply(target));
-    // Rename tiles so that the turned target is the goal.
-    let mut rename = [0u8; 16];
-    for (&tile, &goal_tile) in target.cells().iter().zip(Board4::goal().cells()) {
-        rename[tile as usize] = goal_tile;
+            method: self.name,
+        }))
     }
-    let cells = cells_of(&start.relabel(&rename));
-    let order = Move::ALL.map(|m| turn.moves[m.index()]);
-    let (moves, stats) = ida::search(pdb_663(), cells, order, stop)?;
-    let moves = moves.into_iter().map(|m| turn.undo_move(m)).collect();
-    Ok(Some(Solution {
-        moves,
-        stats,
-        method: "pdb-663",
-    }))
 }
 
 fn cells_of(board: &Board4) -> [u8; 16] {

@@ -118,10 +118,10 @@ impl<H: Heuristic> Search<'_, H> {
             return Flow::Found;
         }
         self.stats.nodes += 1;
-        if self.stats.nodes % POLL_INTERVAL == 0 {
-            if let Some(reason) = self.stop.check(self.stats.nodes) {
-                return Flow::Stopped(reason);
-            }
+        if self.stats.nodes.is_multiple_of(POLL_INTERVAL)
+            && let Some(reason) = self.stop.check(self.stats.nodes)
+        {
+            return Flow::Stopped(reason);
         }
         let back = came_by.map(Move::reverse);
         for mv in self.order {
@@ -165,9 +165,8 @@ impl Manhattan {
             if tile == 0 {
                 continue;
             }
-            for cell in 0..16 {
-                distance[tile as usize][cell] =
-                    ((home / 4).abs_diff(cell / 4) + (home % 4).abs_diff(cell % 4)) as u8;
+            for (cell, d) in distance[tile as usize].iter_mut().enumerate() {
+                *d = ((home / 4).abs_diff(cell / 4) + (home % 4).abs_diff(cell % 4)) as u8;
             }
         }
         Self { distance }

@@ -101,8 +101,7 @@ const NEIGHBOURS: [u16; CELLS] = {
     let mut c = 0;
     while c < CELLS {
         let bit = 1u16 << c;
-        table[c] =
-            ((bit << 4) | (bit >> 4) | ((bit << 1) & NOT_COL0) | ((bit >> 1) & NOT_COL3)) & 0xFFFF;
+        table[c] = (bit << 4) | (bit >> 4) | ((bit << 1) & NOT_COL0) | ((bit >> 1) & NOT_COL3);
         c += 1;
     }
     table
