@@ -243,17 +243,8 @@ struct AdditiveState {
 
 impl Additive {
     fn build(partition: &[&[u8]]) -> Self {
-        let pdbs = std::thread::scope(|scope| {
-            let handles: Vec<_> = partition
-                .iter()
-                .map(|tiles| scope.spawn(|| Pdb::build(tiles)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("database build does not panic"))
-                .collect::<Vec<_>>()
-        });
-        let mut pattern_of = [0u8; 16];
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let pdbs: Vec<Pdb> = partition.iter().map(|tiles| Pdb::build(tiles, threads)).collect();        let mut pattern_of = [0u8; 16];
         let mut slot_of = [0u8; 16];
         for (p, pdb) in pdbs.iter().enumerate() {
             for (s, &tile) in pdb.tiles().iter().enumerate() {
