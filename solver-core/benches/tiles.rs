@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use solver_core::fifteen::PatternDatabases;
+use solver_core::fifteen::{Partition, PatternDatabases};
 use solver_core::{Board3, Board4, Move, Stop, eight};
 
 /// A small deterministic generator, so every run measures the same boards.
@@ -74,11 +74,11 @@ fn fifteen(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(60));
     group.bench_function("build 6-6-3 databases", |b| {
-        b.iter(PatternDatabases::build_663);
+        b.iter(|| PatternDatabases::build(Partition::P663));
     });
     group.finish();
 
-    let pdb = PatternDatabases::build_663();
+    let pdb = PatternDatabases::build(Partition::P663);
     let boards = korf_subset();
     let mut group = c.benchmark_group("fifteen");
     group.sample_size(10);

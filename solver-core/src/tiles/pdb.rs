@@ -192,7 +192,10 @@ impl Pdb {
             8 => build_table::<8, AtomicU8>(tiles, threads),
             k => panic!("no pattern databases of {k} tiles"),
         };
-        Self { tiles: tiles.to_vec(), table }
+        Self {
+            tiles: tiles.to_vec(),
+            table,
+        }
     }
 
     /// A database from its tiles and a table read back from storage.
