@@ -205,7 +205,10 @@ mod tests {
         cache.insert(key, Answer::Moves(Arc::from("")));
         assert_eq!(cache.get(&key), Some(Answer::Moves(Arc::from(""))));
         let text = cache.metrics.render();
-        assert!(text.contains(r#"solver_cache_hits_total{kind="eight"} 1"#), "{text}");
+        assert!(
+            text.contains(r#"solver_cache_hits_total{kind="eight"} 1"#),
+            "{text}"
+        );
         assert!(text.contains(r#"solver_cache_misses_total{kind="eight"} 1"#));
         assert!(text.contains("solver_cache_entries 1"));
     }

@@ -44,7 +44,11 @@ impl std::fmt::Display for Kind {
 /// so it is ready in milliseconds. The binary's defaults (see `--help`) add the metrics port,
 /// a 5-minute connection age and the 15-puzzle pattern databases.
 #[derive(Debug, Clone, Parser)]
-#[command(name = "solver-server", version, about = "gRPC service that solves sliding-tile puzzles and Solitaire")]
+#[command(
+    name = "solver-server",
+    version,
+    about = "gRPC service that solves sliding-tile puzzles and Solitaire"
+)]
 pub struct Config {
     /// Address the gRPC service listens on. Only the binary reads it: `serve` is given a bound
     /// listener.
@@ -152,7 +156,11 @@ impl Config {
     /// `None` means unlimited.
     #[must_use]
     pub fn node_budget_for(&self, requested: u64) -> Option<u64> {
-        let wanted = if requested > 0 { requested } else { self.node_budget };
+        let wanted = if requested > 0 {
+            requested
+        } else {
+            self.node_budget
+        };
         match (wanted, self.max_node_budget) {
             (0, 0) => None,
             (0, cap) => Some(cap),
@@ -173,10 +181,9 @@ fn parse_positive(text: &str) -> Result<usize, String> {
 fn parse_optional_addr(text: &str) -> Result<Option<SocketAddr>, String> {
     match text.trim() {
         "off" | "none" | "" => Ok(None),
-        other => other
-            .parse()
-            .map(Some)
-            .map_err(|e| format!("{other:?} is not a socket address like 0.0.0.0:9090 (or `off`): {e}")),
+        other => other.parse().map(Some).map_err(|e| {
+            format!("{other:?} is not a socket address like 0.0.0.0:9090 (or `off`): {e}")
+        }),
     }
 }
 

@@ -94,7 +94,12 @@ fn position(id: u64, field: &'static str, squares: &[pb::Square]) -> Result<Posi
         .enumerate()
         .map(|(i, s)| {
             Square::new(s.row, s.col).map_err(|e| {
-                invalid(format!("square {} (row {}, col {}): {e}", i + 1, s.row, s.col))
+                invalid(format!(
+                    "square {} (row {}, col {}): {e}",
+                    i + 1,
+                    s.row,
+                    s.col
+                ))
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -243,9 +248,15 @@ mod tests {
         let err = sliding_case::<3>(&request(&[1, 2, 3], &[])).unwrap_err();
         assert_eq!(err.to_string(), "case 42: start: expected 9 tiles, found 3");
         let err = sliding_case::<4>(&request(&[0; 16], &[])).unwrap_err();
-        assert!(err.to_string().starts_with("case 42: start: the blank appears twice"));
+        assert!(
+            err.to_string()
+                .starts_with("case 42: start: the blank appears twice")
+        );
         let err = sliding_case::<3>(&request(&[1, 2, 3, 4, 5, 6, 7, 0, 8], &[9; 9])).unwrap_err();
-        assert!(err.to_string().starts_with("case 42: target: tile 9"), "{err}");
+        assert!(
+            err.to_string().starts_with("case 42: target: tile 9"),
+            "{err}"
+        );
     }
 
     #[test]

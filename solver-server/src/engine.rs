@@ -5,12 +5,12 @@ use solver_core::{Board3, Board4, Move, SearchStats, Stop, Stopped};
 
 use crate::config::Kind;
 
-// TEMPORARY until solver-core's solvers land on main: same signatures as the brief.
-use self::pending::{eight, fifteen, solitaire};
-pub(crate) use self::pending::solitaire::{Position, Square, Step};
+pub(crate) use solver_core::solitaire::{Position, Square, Step};
+use solver_core::{eight, fifteen, solitaire};
 
-/// The largest Solitaire move limit the core accepts.
-pub(crate) const SOLITAIRE_MOVES_LIMIT: u32 = solitaire::MAX_MOVES_LIMIT;
+/// The default of `--max-solitaire-moves`. The search stops by itself once a frontier is empty
+/// (the board has 635,376 positions), so the cap only keeps absurd limits out.
+pub(crate) const SOLITAIRE_MOVES_LIMIT: u32 = 256;
 /// The Solitaire move limit when a request gives 0.
 pub(crate) const SOLITAIRE_DEFAULT_MOVES: u32 = solitaire::DEFAULT_MAX_MOVES;
 
@@ -37,115 +37,29 @@ pub(crate) struct FifteenAnswer {
     pub(crate) method: &'static str,
 }
 
-/// Why a 15-puzzle search gave no answer.
-#[derive(Debug)]
-pub(crate) enum FifteenFailure {
-    /// The stop check fired.
-    Stopped(Stopped),
-    /// The core cannot search toward this target; the message says why.
-    UnsupportedTarget(String),
-}
-
 /// Searches a 15-puzzle case; `Ok(None)` when unsolvable.
 pub(crate) fn solve_fifteen(
     start: &Board4,
     target: &Board4,
     stop: &Stop,
-) -> Result<Option<FifteenAnswer>, FifteenFailure> {
+) -> Result<Option<FifteenAnswer>, Stopped> {
     match fifteen::solve(start, target, stop) {
         Ok(found) => Ok(found.map(|s| FifteenAnswer {
             moves: s.moves,
             stats: s.stats,
             method: s.method,
         })),
-        Err(fifteen::FifteenError::Stopped(stopped)) => Err(FifteenFailure::Stopped(stopped)),
-        Err(err @ fifteen::FifteenError::UnsupportedTarget { .. }) => {
-            Err(FifteenFailure::UnsupportedTarget(err.to_string()))
-        }
+        Err(fifteen::FifteenError::Stopped(stopped)) => Err(stopped),
     }
 }
 
-/// A shortest way from `start` to `end` within `max_moves`, `Ok(None)` when there is none.
+/// A shortest way from `start` to `end` within `max_moves` and the work done, `Ok(None)` when
+/// there is none.
 pub(crate) fn solve_solitaire(
     start: &Position,
     end: &Position,
     max_moves: u32,
     stop: &Stop,
-) -> Result<Option<Vec<Step>>, Stopped> {
-    solitaire::solve(start, end, max_moves, stop)
-}
-
-mod pending {
-    #![expect(dead_code, clippy::todo, reason = "placeholder until the core lands")]
-    pub(crate) mod eight {
-        use solver_core::{Board3, Move};
-        pub(crate) fn warm_up() {}
-        pub(crate) fn solve(_: &Board3, _: &Board3) -> Option<Vec<Move>> {
-            todo!()
-        }
-    }
-    pub(crate) mod fifteen {
-        use solver_core::{Board4, Move, SearchStats, Stop, Stopped};
-        pub(crate) fn warm_up() {}
-        pub(crate) struct Solution {
-            pub(crate) moves: Vec<Move>,
-            pub(crate) stats: SearchStats,
-            pub(crate) method: &'static str,
-        }
-        #[derive(Debug, thiserror::Error)]
-        pub(crate) enum FifteenError {
-            #[error("{0}")]
-            Stopped(Stopped),
-            #[error("unsupported")]
-            UnsupportedTarget { blank: usize },
-        }
-        pub(crate) fn solve(
-            _: &Board4,
-            _: &Board4,
-            _: &Stop,
-        ) -> Result<Option<Solution>, FifteenError> {
-            todo!()
-        }
-    }
-    pub(crate) mod solitaire {
-        use solver_core::{Stop, Stopped};
-        pub(crate) const MAX_MOVES_LIMIT: u32 = 20;
-        pub(crate) const DEFAULT_MAX_MOVES: u32 = 8;
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub(crate) struct Square(u32, u32);
-        impl Square {
-            pub(crate) fn new(row: u32, col: u32) -> Result<Self, PositionError> {
-                Ok(Self(row, col))
-            }
-            pub(crate) fn row(self) -> u32 {
-                self.0
-            }
-            pub(crate) fn col(self) -> u32 {
-                self.1
-            }
-        }
-        #[derive(Debug, thiserror::Error)]
-        #[error("bad")]
-        pub(crate) struct PositionError;
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub(crate) struct Position([Square; 4]);
-        impl Position {
-            pub(crate) fn new(_: &[Square]) -> Result<Self, PositionError> {
-                todo!()
-            }
-        }
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub(crate) struct Step {
-            pub(crate) from: Square,
-            pub(crate) to: Square,
-        }
-        pub(crate) fn solve(
-            _: &Position,
-            _: &Position,
-            _: u32,
-            _: &Stop,
-        ) -> Result<Option<Vec<Step>>, Stopped> {
-            todo!()
-        }
-    }
+) -> Result<Option<(Vec<Step>, SearchStats)>, Stopped> {
+    solitaire::solve(start, end, max_moves, stop).map(|found| found.map(|s| (s.steps, s.stats)))
 }

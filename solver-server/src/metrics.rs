@@ -154,8 +154,9 @@ impl Metrics {
         let kinds = Kind::ALL.map(|kind| {
             let label = [("kind", kind.name())];
             KindMetrics {
-                outcomes: OUTCOMES
-                    .map(|outcome| cases.get_or_create_owned(&[("kind", kind.name()), ("outcome", outcome)])),
+                outcomes: OUTCOMES.map(|outcome| {
+                    cases.get_or_create_owned(&[("kind", kind.name()), ("outcome", outcome)])
+                }),
                 latency: latency.get_or_create_owned(&label),
                 in_flight: in_flight.get_or_create_owned(&label),
                 searching: searching.get_or_create_owned(&label),
@@ -222,14 +223,18 @@ mod tests {
         let eight = metrics.kind(Kind::Eight);
         eight.in_flight.inc();
         eight.answered(Outcome::Solved, Duration::from_micros(3));
-        metrics
-            .kind(Kind::Fifteen)
-            .answered(Outcome::Failed(Code::ResourceExhausted), Duration::from_secs(1));
+        metrics.kind(Kind::Fifteen).answered(
+            Outcome::Failed(Code::ResourceExhausted),
+            Duration::from_secs(1),
+        );
         let text = metrics.render();
-        assert!(text.contains(r#"solver_cases_total{kind="eight",outcome="solved"} 1"#), "{text}");
-        assert!(text.contains(
-            r#"solver_cases_total{kind="fifteen",outcome="resource_exhausted"} 1"#
-        ));
+        assert!(
+            text.contains(r#"solver_cases_total{kind="eight",outcome="solved"} 1"#),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#"solver_cases_total{kind="fifteen",outcome="resource_exhausted"} 1"#)
+        );
         assert!(text.contains(r#"solver_cases_in_flight{kind="eight"} 0"#));
         assert!(text.contains("solver_case_latency_seconds_bucket"));
     }

@@ -105,7 +105,10 @@ pub async fn serve(
             shutdown.await;
             health.shut_down().await;
             let grace = shared.config.grace_period;
-            tracing::info!(?grace, "shutting down: health NOT_SERVING, draining in-flight cases");
+            tracing::info!(
+                ?grace,
+                "shutting down: health NOT_SERVING, draining in-flight cases"
+            );
             shared.draining.cancel();
             tokio::spawn(async move {
                 tokio::time::sleep(grace).await;
@@ -204,8 +207,6 @@ impl Health {
 
     async fn report(&self, status: ServingStatus) {
         self.reporter.set_service_status("", status).await;
-        self.reporter
-            .set_service_status(SERVICE_NAME, status)
-            .await;
+        self.reporter.set_service_status(SERVICE_NAME, status).await;
     }
 }

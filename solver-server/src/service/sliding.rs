@@ -9,7 +9,7 @@ use crate::cache::{Answer, Cache, CacheKey};
 use crate::compute::Lane;
 use crate::config::Kind;
 use crate::convert::{self, SlidingCase};
-use crate::engine::{self, FifteenFailure};
+use crate::engine;
 use crate::errors::CaseFailure;
 use crate::metrics::Outcome;
 use crate::pb::{self, sliding_reply};
@@ -130,16 +130,7 @@ impl Puzzle for Fifteen {
                 )
             }
             Ok(None) => convert::sliding_unsolvable(case.id),
-            Err(FifteenFailure::Stopped(stopped)) => {
-                convert::sliding_failed(limits.failure(case.id, &stop, stopped))
-            }
-            Err(FifteenFailure::UnsupportedTarget(message)) => {
-                convert::sliding_failed(CaseFailure::Invalid {
-                    id: case.id,
-                    field: "target",
-                    message,
-                })
-            }
+            Err(stopped) => convert::sliding_failed(limits.failure(case.id, &stop, stopped)),
         }
     }
 

@@ -31,11 +31,10 @@ impl Puzzle for Solitaire {
             .config
             .max_solitaire_moves
             .min(engine::SOLITAIRE_MOVES_LIMIT);
-        let case =
-            match convert::solitaire_case(&request, limit, engine::SOLITAIRE_DEFAULT_MOVES) {
-                Ok(case) => case,
-                Err(failure) => return Prepared::Answered(convert::solitaire_failed(failure)),
-            };
+        let case = match convert::solitaire_case(&request, limit, engine::SOLITAIRE_DEFAULT_MOVES) {
+            Ok(case) => case,
+            Err(failure) => return Prepared::Answered(convert::solitaire_failed(failure)),
+        };
         let key = CacheKey::Solitaire(case.start, case.end, case.max_moves);
         match shared.cache.get(&key) {
             Some(Answer::Steps(steps)) => Prepared::Answered(convert::solitaire_solved(
@@ -61,10 +60,15 @@ impl Puzzle for Solitaire {
     fn solve(case: Self::Case, limits: &CaseLimits, cache: &Cache) -> pb::SolitaireReply {
         let stop = limits.stop(0);
         let key = CacheKey::Solitaire(case.start, case.end, case.max_moves);
-        match engine::solve_solitaire(&case.start, &case.end, case.max_moves, &stop.stop) {
-            Ok(Some(steps)) => {
-                let reply =
-                    convert::solitaire_solved(case.id, &steps, false, convert::no_search(METHOD));
+        let found = engine::solve_solitaire(&case.start, &case.end, case.max_moves, &stop.stop);
+        match found {
+            Ok(Some((steps, stats))) => {
+                let reply = convert::solitaire_solved(
+                    case.id,
+                    &steps,
+                    false,
+                    convert::stats(stats, METHOD),
+                );
                 cache.insert(key, Answer::Steps(Arc::from(steps)));
                 reply
             }

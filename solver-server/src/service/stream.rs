@@ -47,7 +47,8 @@ impl<P: Puzzle> StreamCtx<P> {
     /// Sends one reply, counts it and frees its window slot. A send error means the client is
     /// gone, which the reader task notices and acts on.
     async fn reply(&self, reply: P::Reply, received: Instant) {
-        self.metrics().answered(P::outcome(&reply), received.elapsed());
+        self.metrics()
+            .answered(P::outcome(&reply), received.elapsed());
         let _ = self.tx.send(Ok(reply)).await;
         self.window.add_permits(1);
     }

@@ -1,0 +1,420 @@
+//! Iterative-deepening A* on the 15-puzzle, in lexicographic move order.
+//!
+//! Each iteration is a depth-first search that tries the blank's moves in a fixed order and
+//! prunes nodes whose `g + h` exceeds the bound; the next bound is the smallest `g + h` that was
+//! pruned. With an admissible `h`, the first iteration that finds the goal has the optimal length
+//! as its bound, no node on an optimal path is pruned in it, and depth-first search in move order
+//! meets the optimal paths in lexicographic order: the first one found is the smallest.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+
+use super::board::Move;
+use crate::stop::{POLL_INTERVAL, SearchStats, Stop, StopReason, Stopped};
+
+/// A heuristic updated incrementally as tiles move.
+pub(crate) trait Heuristic {
+    /// Whatever the heuristic keeps per node (copied down the recursion).
+    type State: Copy;
+    /// The state for a whole board (`cells[i]` = tile at cell `i`, 0 = blank).
+    fn start(&self, cells: &[u8; 16]) -> Self::State;
+    /// The state after `tile` moved from cell `from` to cell `to`.
+    fn moved(&self, state: &Self::State, tile: u8, from: u8, to: u8) -> Self::State;
+    /// The lower bound on the moves left. Zero exactly at the goal.
+    fn value(&self, state: &Self::State) -> u32;
+}
+
+/// Neighbour of each cell in each move's direction, `u8::MAX` off the board.
+const NEIGHBOURS: [[u8; 4]; 16] = {
+    let mut table = [[u8::MAX; 4]; 16];
+    let mut cell = 0;
+    while cell < 16 {
+        let mut m = 0;
+        while m < 4 {
+            if let Some(to) = Move::ALL[m].target(cell, 4) {
+                table[cell][m] = to as u8;
+            }
+            m += 1;
+        }
+        cell += 1;
+    }
+    table
+};
+
+/// Iterations that expanded fewer nodes than this stay on one thread: splitting costs more.
+const PARALLEL_AFTER: u64 = 200_000;
+/// Subtrees handed out per worker thread in a parallel iteration, for balance.
+const SUBTREES_PER_THREAD: usize = 64;
+
+/// Finds the optimal path from `cells` to the heuristic's goal that comes first in `order`
+/// (`order` lists the moves from the smallest), on up to `threads` threads. Returns the moves and
+/// the work done. The answer does not depend on `threads`.
+pub(crate) fn search<H>(
+    heuristic: &H,
+    cells: [u8; 16],
+    order: [Move; 4],
+    stop: &Stop,
+    threads: usize,
+) -> Result<(Vec<Move>, SearchStats), Stopped>
+where
+    H: Heuristic + Sync,
+    H::State: Send + Sync,
+{
+    let blank = cells
+        .iter()
+        .position(|&t| t == 0)
+        .expect("a board has a blank") as u8;
+    let root = Node {
+        cells,
+        blank,
+        state: heuristic.start(&cells),
+        came_by: None,
+        path: Vec::new(),
+    };
+    let mut stats = SearchStats::default();
+    let mut bound = heuristic.value(&root.state);
+    let mut last_nodes = 0;
+    loop {
+        stats.iterations += 1;
+        let before = stats.nodes;
+        // The cut needs a few levels above the bound; tiny bounds never get here in practice.
+        let outcome = if threads > 1 && last_nodes >= PARALLEL_AFTER && bound > 8 {
+            iterate_parallel(heuristic, &root, order, stop, bound, threads, &mut stats)
+        } else {
+            let mut search = Search::new(heuristic, &root, order, stop, stats.nodes, None);
+            let flow = search.dfs(root.state, root.blank, 0, bound, root.came_by);
+            stats.nodes = search.nodes;
+            match flow {
+                Flow::Found => Outcome::Found(search.path),
+                Flow::Stopped(reason) => Outcome::Stopped(reason),
+                Flow::Continue | Flow::Abandoned => Outcome::NextBound(search.next_bound),
+            }
+        };
+        last_nodes = stats.nodes - before;
+        match outcome {
+            Outcome::Found(path) => return Ok((path, stats)),
+            Outcome::Stopped(reason) => return Err(Stopped { reason, stats }),
+            Outcome::NextBound(next) => {
+                // Every state of the 15-puzzle is within 80 moves of every other in its class.
+                assert!(
+                    next != u32::MAX,
+                    "IDA* exhausted its space without reaching the goal"
+                );
+                bound = next;
+            }
+        }
+    }
+}
+
+/// A position in the search tree: the board, the heuristic's state and the path to it.
+#[derive(Debug, Clone)]
+struct Node<S> {
+    cells: [u8; 16],
+    blank: u8,
+    state: S,
+    came_by: Option<Move>,
+    path: Vec<Move>,
+}
+
+/// How one iteration ended.
+enum Outcome {
+    Found(Vec<Move>),
+    NextBound(u32),
+    Stopped(StopReason),
+}
+
+/// One iteration split over threads. The tree is cut at a depth where it has enough subtrees;
+/// the subtrees, in move order, are handed out in that order. A subtree that finds the goal
+/// abandons every later one, but earlier ones run to the end, so the answer is the first goal
+/// in move order: exactly what one thread would have found.
+fn iterate_parallel<H>(
+    heuristic: &H,
+    root: &Node<H::State>,
+    order: [Move; 4],
+    stop: &Stop,
+    bound: u32,
+    threads: usize,
+    stats: &mut SearchStats,
+) -> Outcome
+where
+    H: Heuristic + Sync,
+    H::State: Send + Sync,
+{
+    // Cut deep enough for many subtrees, but above the bound so no goal lies above the cut.
+    let mut frontier = Vec::new();
+    let mut next_bound = u32::MAX;
+    for depth in 2..bound {
+        let mut search = Search::new(heuristic, root, order, stop, stats.nodes, None);
+        search.split = Some((depth, Vec::new()));
+        match search.dfs(root.state, root.blank, 0, bound, root.came_by) {
+            Flow::Found => return Outcome::Found(search.path),
+            Flow::Stopped(reason) => return Outcome::Stopped(reason),
+            Flow::Continue | Flow::Abandoned => {}
+        }
+        frontier = search.split.map(|(_, f)| f).unwrap_or_default();
+        next_bound = search.next_bound;
+        stats.nodes = search.nodes;
+        if frontier.len() >= SUBTREES_PER_THREAD * threads {
+            break;
+        }
+    }
+    let shared = Shared {
+        next: AtomicUsize::new(0),
+        best: AtomicUsize::new(usize::MAX),
+        found: Mutex::new(None),
+        stopped: Mutex::new(None),
+        abandon: AtomicBool::new(false),
+        nodes: AtomicU64::new(stats.nodes),
+        next_bound: AtomicU32::new(next_bound),
+    };
+    let work = || {
+        loop {
+            let index = shared.next.fetch_add(1, Ordering::Relaxed);
+            if index >= frontier.len()
+                || index > shared.best.load(Ordering::Relaxed)
+                || shared.abandon.load(Ordering::Relaxed)
+            {
+                break;
+            }
+            let node = &frontier[index];
+            let mut search = Search::new(heuristic, node, order, stop, 0, Some((&shared, index)));
+            let flow = search.dfs(
+                node.state,
+                node.blank,
+                node.path.len() as u32,
+                bound,
+                node.came_by,
+            );
+            shared
+                .nodes
+                .fetch_add(search.nodes - search.reported, Ordering::Relaxed);
+            shared
+                .next_bound
+                .fetch_min(search.next_bound, Ordering::Relaxed);
+            match flow {
+                Flow::Found => {
+                    let mut found = shared.found.lock().expect("no worker panics");
+                    if found.as_ref().is_none_or(|(i, _)| index < *i) {
+                        *found = Some((index, search.path));
+                        shared.best.fetch_min(index, Ordering::Relaxed);
+                    }
+                }
+                Flow::Stopped(reason) => {
+                    shared
+                        .stopped
+                        .lock()
+                        .expect("no worker panics")
+                        .get_or_insert(reason);
+                    shared.abandon.store(true, Ordering::Relaxed);
+                }
+                Flow::Continue | Flow::Abandoned => {}
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(work);
+        }
+        work();
+    });
+    stats.nodes = shared.nodes.load(Ordering::Relaxed);
+    if let Some(reason) = shared.stopped.into_inner().expect("no worker panics") {
+        return Outcome::Stopped(reason);
+    }
+    match shared.found.into_inner().expect("no worker panics") {
+        Some((_, path)) => Outcome::Found(path),
+        None => Outcome::NextBound(shared.next_bound.load(Ordering::Relaxed)),
+    }
+}
+
+/// What the workers of one parallel iteration share.
+struct Shared {
+    /// The next subtree to hand out.
+    next: AtomicUsize,
+    /// The smallest subtree index that found the goal.
+    best: AtomicUsize,
+    found: Mutex<Option<(usize, Vec<Move>)>>,
+    stopped: Mutex<Option<StopReason>>,
+    /// Set when a worker was stopped: the others give up too.
+    abandon: AtomicBool,
+    /// Nodes expanded by all workers (added up at every poll, for the budget).
+    nodes: AtomicU64,
+    next_bound: AtomicU32,
+}
+
+enum Flow {
+    Found,
+    Continue,
+    Stopped(StopReason),
+    /// A parallel worker gave up its subtree: an earlier one found the goal, or another was
+    /// stopped.
+    Abandoned,
+}
+
+struct Search<'a, H: Heuristic> {
+    heuristic: &'a H,
+    cells: [u8; 16],
+    order: [Move; 4],
+    stop: &'a Stop,
+    path: Vec<Move>,
+    /// Nodes expanded, counting those before this search started.
+    nodes: u64,
+    /// Of `nodes`, how many were already added to the shared count.
+    reported: u64,
+    next_bound: u32,
+    /// The parallel iteration this search is a subtree of, and the subtree's index.
+    shared: Option<(&'a Shared, usize)>,
+    /// When cutting the tree: the depth of the cut and the nodes collected there.
+    split: Option<(u32, Vec<Node<H::State>>)>,
+}
+
+impl<'a, H: Heuristic> Search<'a, H> {
+    fn new(
+        heuristic: &'a H,
+        from: &Node<H::State>,
+        order: [Move; 4],
+        stop: &'a Stop,
+        nodes: u64,
+        shared: Option<(&'a Shared, usize)>,
+    ) -> Self {
+        let mut path = Vec::with_capacity(96);
+        path.extend_from_slice(&from.path);
+        Self {
+            heuristic,
+            cells: from.cells,
+            order,
+            stop,
+            path,
+            nodes,
+            reported: nodes,
+            next_bound: u32::MAX,
+            shared,
+            split: None,
+        }
+    }
+
+    /// Checks the stop conditions; for a parallel worker, also whether to give up its subtree.
+    #[cold]
+    fn poll(&mut self) -> Option<Flow> {
+        let total = match self.shared {
+            None => self.nodes,
+            Some((shared, index)) => {
+                let delta = self.nodes - self.reported;
+                self.reported = self.nodes;
+                let total = shared.nodes.fetch_add(delta, Ordering::Relaxed) + delta;
+                if shared.best.load(Ordering::Relaxed) < index
+                    || shared.abandon.load(Ordering::Relaxed)
+                {
+                    return Some(Flow::Abandoned);
+                }
+                total
+            }
+        };
+        self.stop.check(total).map(Flow::Stopped)
+    }
+
+    fn dfs(
+        &mut self,
+        state: H::State,
+        blank: u8,
+        g: u32,
+        bound: u32,
+        came_by: Option<Move>,
+    ) -> Flow {
+        let h = self.heuristic.value(&state);
+        let f = g + h;
+        if f > bound {
+            self.next_bound = self.next_bound.min(f);
+            return Flow::Continue;
+        }
+        if h == 0 {
+            return Flow::Found;
+        }
+        if let Some((depth, frontier)) = &mut self.split
+            && g == *depth
+        {
+            frontier.push(Node {
+                cells: self.cells,
+                blank,
+                state,
+                came_by,
+                path: self.path.clone(),
+            });
+            return Flow::Continue;
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL)
+            && let Some(flow) = self.poll()
+        {
+            return flow;
+        }
+        let back = came_by.map(Move::reverse);
+        for mv in self.order {
+            if Some(mv) == back {
+                continue;
+            }
+            let to = NEIGHBOURS[blank as usize][mv.index()];
+            if to == u8::MAX {
+                continue;
+            }
+            let tile = self.cells[to as usize];
+            let child = self.heuristic.moved(&state, tile, to, blank);
+            self.cells[blank as usize] = tile;
+            self.cells[to as usize] = 0;
+            self.path.push(mv);
+            match self.dfs(child, to, g + 1, bound, Some(mv)) {
+                Flow::Continue => {}
+                done => return done,
+            }
+            self.path.pop();
+            self.cells[to as usize] = tile;
+            self.cells[blank as usize] = 0;
+        }
+        Flow::Continue
+    }
+}
+
+/// Manhattan distance to an arbitrary target: the heuristic for targets the pattern databases
+/// were not built for. Weak, but admissible and exact about the goal.
+#[derive(Debug)]
+pub(crate) struct Manhattan {
+    /// `distance[tile][cell]`: moves of `tile` from `cell` to its target cell.
+    distance: [[u8; 16]; 16],
+}
+
+impl Manhattan {
+    /// For the target whose tile at cell `i` is `target[i]`.
+    pub(crate) fn new(target: &[u8; 16]) -> Self {
+        let mut distance = [[0u8; 16]; 16];
+        for (home, &tile) in target.iter().enumerate() {
+            if tile == 0 {
+                continue;
+            }
+            for (cell, d) in distance[tile as usize].iter_mut().enumerate() {
+                *d = ((home / 4).abs_diff(cell / 4) + (home % 4).abs_diff(cell % 4)) as u8;
+            }
+        }
+        Self { distance }
+    }
+}
+
+impl Heuristic for Manhattan {
+    type State = u32;
+
+    fn start(&self, cells: &[u8; 16]) -> u32 {
+        cells
+            .iter()
+            .enumerate()
+            .map(|(c, &t)| u32::from(self.distance[t as usize][c]))
+            .sum()
+    }
+
+    fn moved(&self, state: &u32, tile: u8, from: u8, to: u8) -> u32 {
+        let row = &self.distance[tile as usize];
+        state + u32::from(row[to as usize]) - u32::from(row[from as usize])
+    }
+
+    fn value(&self, state: &u32) -> u32 {
+        *state
+    }
+}
