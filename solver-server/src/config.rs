@@ -60,7 +60,7 @@ pub struct Config {
     pub metrics_listen: ::std::option::Option<SocketAddr>,
 
     /// Tables to build before reporting SERVING, comma-separated (`eight`, `fifteen`;
-    /// `solitaire` needs none). Pass `--warm-up=` for none: the first case of each kind then
+    /// `solitaire` needs none). Give `--warm-up` with no value for none: the first case of each kind then
     /// builds its tables (the 15-puzzle's take seconds).
     #[arg(long, env = "SOLVER_WARM_UP", value_enum, value_delimiter = ',', num_args = 0.., default_values_t = [Kind::Eight, Kind::Fifteen])]
     pub warm_up: Vec<Kind>,
@@ -244,7 +244,7 @@ mod tests {
             "solver-server",
             "--metrics-listen",
             "off",
-            "--warm-up=",
+            "--warm-up",
             "--max-connection-age",
             "off",
             "--case-timeout",
