@@ -21,7 +21,7 @@ pub mod stop;
 pub mod tiles;
 
 pub use stop::{SearchStats, Stop, StopReason, Stopped};
-pub use tiles::{eight, fifteen};
 pub use tiles::{
     Board, Board3, Board4, BoardError, Move, MoveParseError, ReplayError, format_moves, parse_moves,
 };
+pub use tiles::{eight, fifteen};
