@@ -6,6 +6,7 @@
 
 mod case;
 mod embedded;
+mod endpoints;
 mod human;
 mod judge;
 mod output;
@@ -16,12 +17,10 @@ mod wire;
 use std::io::{self, Read as _};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use clap::{Parser, Subcommand};
 use solver_server::Kind;
-use tonic::transport::{Channel, Endpoint};
 
 use crate::judge::{Problem, Service};
 
@@ -29,8 +28,10 @@ use crate::judge::{Problem, Service};
 #[derive(Debug, Parser)]
 #[command(name = "solver-client", version, about)]
 struct Cli {
-    /// URL of a running solver server (e.g. `http://host:50051`). Without it the client starts a
-    /// server inside its own process on a loopback port.
+    /// A running solver server: a URL (`http://host:50051`, or `host:port`), a comma-separated
+    /// list of them, or a DNS name whose addresses are all used. A run spreads its cases over
+    /// every server, and re-sends those of a server that fails to the others. Without it the
+    /// client starts a server inside its own process on a loopback port.
     #[arg(long, global = true, env = "SOLVER_SERVER", value_name = "URL")]
     server: Option<String>,
 
@@ -86,11 +87,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(_) => None,
         None => Some(embedded::Embedded::start(vec![kind_of(kind)])?),
     };
-    let url = match (&cli.server, &embedded) {
-        (Some(url), _) => normalise_url(url),
-        (None, Some(server)) => server.url(),
-        (None, None) => unreachable!("either a URL or an embedded server"),
-    };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -110,8 +106,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             let cases: Arc<[case::Case]> = parsed.cases.into();
             runtime.block_on(async {
-                let channel = connect(&url).await?;
-                session::run(channel, problem.service(), Arc::clone(&cases), &mut printer)
+                let endpoints = connect(cli.server.as_deref(), embedded.as_ref()).await?;
+                session::run(&endpoints, problem.service(), cases, &mut printer)
                     .await
                     .context("writing the answers")
             })?;
@@ -128,8 +124,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let (cases, mut printer) = puzzle.prepare()?;
             let cases: Arc<[case::Case]> = cases.into();
             runtime.block_on(async {
-                let channel = connect(&url).await?;
-                session::run(channel, kind, cases, &mut printer)
+                let endpoints = connect(cli.server.as_deref(), embedded.as_ref()).await?;
+                session::run(&endpoints, kind, cases, &mut printer)
                     .await
                     .context("writing the answers")
             })?;
@@ -153,24 +149,15 @@ fn kind_of(service: Service) -> Kind {
     }
 }
 
-/// Accepts `host:port` as well as a full URL.
-fn normalise_url(url: &str) -> String {
-    if url.contains("://") {
-        url.to_owned()
-    } else {
-        format!("http://{url}")
-    }
-}
-
-/// Connects with windows large enough to keep a long pipelined stream busy.
-async fn connect(url: &str) -> anyhow::Result<Channel> {
-    Endpoint::from_shared(url.to_owned())
-        .with_context(|| format!("{url:?} is not a server URL"))?
-        .connect_timeout(Duration::from_secs(10))
-        .tcp_nodelay(true)
-        .initial_stream_window_size(Some(4 << 20))
-        .initial_connection_window_size(Some(8 << 20))
-        .connect()
-        .await
-        .with_context(|| format!("connecting to the solver server at {url}"))
+/// Connects to the `--server` endpoints, or to the embedded server.
+async fn connect(
+    server: Option<&str>,
+    embedded: Option<&embedded::Embedded>,
+) -> anyhow::Result<Vec<session::Endpoint>> {
+    let urls = match (server, embedded) {
+        (Some(server), _) => endpoints::resolve(server).await?,
+        (None, Some(embedded)) => vec![embedded.url()],
+        (None, None) => bail!("no server to talk to"),
+    };
+    endpoints::connect(&urls).await
 }

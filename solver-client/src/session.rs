@@ -1,26 +1,39 @@
-//! One run: every case of an input over one bidirectional stream, pipelined, and the answers
-//! handed on in input order.
+//! One run: every case of an input over bidirectional streams, pipelined, and the answers
+//! handed on in input order, each exactly once.
 //!
-//! Requests are produced lazily from the shared case list as HTTP/2 flow control and the server's
-//! in-flight window allow; replies come back in completion order, are checked against their
-//! query ([`crate::wire`]), parked in a slot per case, and released to the [`Sink`] as soon as
-//! every earlier case is done. So output is written incrementally, never held back to the end.
-//! Cases that could not be read are released at their place in the order with their error.
+//! A run is a queue of cases and one worker stream per server endpoint. Each worker's request
+//! stream takes the next case from the shared queue whenever HTTP/2 flow control and the server's
+//! in-flight window let it, so fast servers take more cases. Replies come back in completion
+//! order, are checked against their query ([`crate::wire`]), parked in a slot per case, and
+//! released to the [`Sink`] as soon as every earlier case is done: output is written as it
+//! becomes ready, never held back to the end.
+//!
+//! When a stream fails (its server died, or ended the stream early), the cases it had taken and
+//! not answered go back to the front of the queue for the other workers. A case answered twice
+//! (once by a dying server, once again elsewhere) is handed on once. Only when every worker has
+//! failed do the cases still unanswered get that failure as their error. Cases that could not be
+//! read are released at their place in the order with their error.
 
+use std::collections::VecDeque;
 use std::io;
-use std::sync::Arc;
+use std::pin::pin;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use futures::stream::{self, BoxStream, SelectAll, Stream, StreamExt as _};
 use solver_server::pb;
 use solver_server::pb::solver_client::SolverClient;
-use tonic::Streaming;
+use tokio::sync::Notify;
 use tonic::transport::Channel;
 
-use crate::case::{Answer, Case};
+use crate::case::{Answer, Case, Query};
 use crate::judge::Service;
 use crate::wire;
 
 /// Largest message accepted from the service (a reply is a few hundred bytes).
 const MAX_MESSAGE_BYTES: usize = 1 << 20;
+
+/// No worker holds the case.
+const NOBODY: usize = usize::MAX;
 
 /// Where the answers of a run go, in input order.
 pub(crate) trait Sink {
@@ -32,107 +45,198 @@ pub(crate) trait Sink {
     fn idle(&mut self) -> io::Result<()>;
 }
 
-/// The reply stream of one RPC.
-enum Replies {
-    Sliding(Streaming<pb::SlidingReply>),
-    Solitaire(Streaming<pb::SolitaireReply>),
+/// A connected server endpoint.
+#[derive(Debug, Clone)]
+pub(crate) struct Endpoint {
+    /// Its URL, for messages.
+    pub(crate) url: String,
+    /// The connection.
+    pub(crate) channel: Channel,
 }
 
-impl Replies {
-    /// The next reply as `(id, answer)`, checked against `cases`; `Ok(None)` at the end.
-    async fn next(
-        &mut self,
-        cases: &[Case],
-    ) -> Result<Option<(u64, Result<Answer, String>)>, tonic::Status> {
-        Ok(match self {
-            Replies::Sliding(stream) => stream.message().await?.map(|reply| {
-                let id = reply.id;
-                (
-                    id,
-                    query_of(cases, id).and_then(|q| wire::sliding_answer(q, reply)),
-                )
-            }),
-            Replies::Solitaire(stream) => stream.message().await?.map(|reply| {
-                let id = reply.id;
-                (
-                    id,
-                    query_of(cases, id).and_then(|q| wire::solitaire_answer(q, reply)),
-                )
-            }),
-        })
+/// The queue of a run, shared by the request streams (polled on the connections' tasks) and the
+/// loop that reads replies.
+#[derive(Debug)]
+struct Dispatch {
+    state: Mutex<Queue>,
+    /// Wakes request streams waiting for cases (a case was re-queued, or the run is over).
+    wake: Notify,
+}
+
+#[derive(Debug)]
+struct Queue {
+    /// Indices into the request list, to send next (re-sent ones at the front).
+    pending: VecDeque<usize>,
+    /// Per request: the worker that has sent it and not yet answered it, or [`NOBODY`].
+    owner: Vec<usize>,
+    /// Per request: answered.
+    done: Vec<bool>,
+    /// Per worker: still taking cases.
+    live: Vec<bool>,
+    /// Requests not yet answered.
+    remaining: usize,
+}
+
+impl Dispatch {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        // The lock is never held across a panic that matters: recover the data.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
-fn query_of(cases: &[Case], id: u64) -> Result<&crate::case::Query, String> {
-    usize::try_from(id)
-        .ok()
-        .and_then(|i| cases.get(i))
-        .and_then(|c| c.query.as_ref().ok())
-        .ok_or_else(|| format!("the service answered case id {id}, which was never sent"))
+/// The request messages of a run, one per readable case, with the case index as id.
+enum Requests {
+    Sliding(Arc<[pb::SlidingRequest]>),
+    Solitaire(Arc<[pb::SolitaireRequest]>),
 }
 
-/// Opens the stream for `service` and starts sending every readable case of `cases`, with its
-/// index as the request id.
-async fn open(
-    channel: Channel,
-    service: Service,
-    cases: Arc<[Case]>,
-) -> Result<Replies, tonic::Status> {
-    let mut client = SolverClient::new(channel).max_decoding_message_size(MAX_MESSAGE_BYTES);
-    let ids = 0..cases.len();
-    Ok(match service {
-        Service::Eight | Service::Fifteen => {
-            let requests = futures::stream::iter(ids.filter_map(move |i| {
-                let query = cases[i].query.as_ref().ok()?;
-                wire::sliding_request(i as u64, query)
-            }));
-            let replies = if service == Service::Eight {
-                client.solve_eight(requests).await?
-            } else {
-                client.solve_fifteen(requests).await?
+/// A reply from any worker.
+enum Reply {
+    Sliding(pb::SlidingReply),
+    Solitaire(pb::SolitaireReply),
+}
+
+/// What a worker's reply stream yields: a reply, a failure, or its end.
+type Event = (usize, Option<Result<Reply, tonic::Status>>);
+
+/// The request stream of worker `worker`: takes cases from the queue until the run is over or the
+/// worker is given up.
+fn requests<R: Clone + Send + Sync + 'static>(
+    dispatch: Arc<Dispatch>,
+    worker: usize,
+    list: Arc<[R]>,
+) -> impl Stream<Item = R> + Send + 'static {
+    stream::unfold((dispatch, list), move |(dispatch, list)| async move {
+        loop {
+            // `None`: the run is over for this worker; `Some(None)`: wait for a case.
+            let next = {
+                let mut notified = pin!(dispatch.wake.notified());
+                notified.as_mut().enable();
+                let next = take(&mut dispatch.lock(), worker).map(|k| k.map(|k| list[k].clone()));
+                if matches!(next, Some(None)) {
+                    notified.await;
+                    continue;
+                }
+                next
             };
-            Replies::Sliding(replies.into_inner())
-        }
-        Service::Solitaire => {
-            let requests = futures::stream::iter(ids.filter_map(move |i| {
-                let query = cases[i].query.as_ref().ok()?;
-                wire::solitaire_request(i as u64, query)
-            }));
-            Replies::Solitaire(client.solve_solitaire(requests).await?.into_inner())
+            return next.flatten().map(|request| (request, (dispatch, list)));
         }
     })
 }
 
-/// Runs every case of `cases` through `service` on `channel` and hands each case, in input
-/// order, to `sink`.
-///
-/// A stream that fails (or ends early) does not lose anything already answered: the cases still
-/// unanswered are handed on with that failure as their error.
+/// The next request for `worker`: `None` when it should stop, `Some(None)` when there is
+/// nothing to send yet.
+fn take(queue: &mut Queue, worker: usize) -> Option<Option<usize>> {
+    if !queue.live[worker] || queue.remaining == 0 {
+        return None;
+    }
+    while let Some(k) = queue.pending.pop_front() {
+        if !queue.done[k] {
+            queue.owner[k] = worker;
+            return Some(Some(k));
+        }
+    }
+    Some(None)
+}
+
+/// Opens worker `worker`'s stream on `endpoint`; its replies come out as [`Event`]s.
+async fn open(
+    endpoint: &Endpoint,
+    service: Service,
+    worker: usize,
+    dispatch: &Arc<Dispatch>,
+    list: &Requests,
+) -> Result<BoxStream<'static, Event>, tonic::Status> {
+    let mut client =
+        SolverClient::new(endpoint.channel.clone()).max_decoding_message_size(MAX_MESSAGE_BYTES);
+    let dispatch = Arc::clone(dispatch);
+    let events = match list {
+        Requests::Sliding(list) => {
+            let requests = requests(dispatch, worker, Arc::clone(list));
+            let replies = if service == Service::Fifteen {
+                client.solve_fifteen(requests).await?
+            } else {
+                client.solve_eight(requests).await?
+            };
+            replies
+                .into_inner()
+                .map(move |r| (worker, Some(r.map(Reply::Sliding))))
+                .boxed()
+        }
+        Requests::Solitaire(list) => {
+            let requests = requests(dispatch, worker, Arc::clone(list));
+            client
+                .solve_solitaire(requests)
+                .await?
+                .into_inner()
+                .map(move |r| (worker, Some(r.map(Reply::Solitaire))))
+                .boxed()
+        }
+    };
+    Ok(events
+        .chain(stream::once(async move { (worker, None) }))
+        .boxed())
+}
+
+/// Runs every case of `cases` through `service` on `endpoints` and hands each case, in input
+/// order, exactly once, to `sink`.
 ///
 /// # Errors
 /// Only what `sink` returns (writing the output failed); every other failure is a case's error.
 pub(crate) async fn run(
-    channel: Channel,
+    endpoints: &[Endpoint],
     service: Service,
     cases: Arc<[Case]>,
     sink: &mut dyn Sink,
 ) -> io::Result<()> {
+    // Request k asks for case index[k]; its id is the case index.
+    let (list, index) = build_requests(service, &cases);
+    let dispatch = Arc::new(Dispatch {
+        state: Mutex::new(Queue {
+            pending: (0..index.len()).collect(),
+            owner: vec![NOBODY; index.len()],
+            done: vec![false; index.len()],
+            live: vec![true; endpoints.len()],
+            remaining: index.len(),
+        }),
+        wake: Notify::new(),
+    });
+    // Case index -> request index, for replies.
+    let mut request_of = vec![usize::MAX; cases.len()];
+    for (k, &i) in index.iter().enumerate() {
+        request_of[i] = k;
+    }
+
     let mut slots: Vec<Option<Result<Answer, String>>> = Vec::new();
     slots.resize_with(cases.len(), || None);
-    let mut next = 0;
+    for (i, case) in cases.iter().enumerate() {
+        if case.query.is_ok() && request_of[i] == usize::MAX {
+            slots[i] = Some(Err("this case is not for this service".to_owned()));
+        }
+    }
     let mut failure: Option<String> = None;
-    let has_queries = cases.iter().any(|c| c.query.is_ok());
-    let mut replies = if has_queries {
-        match open(channel, service, Arc::clone(&cases)).await {
-            Ok(replies) => Some(replies),
-            Err(status) => {
-                failure = Some(describe("the service refused the stream", &status));
-                None
+    let mut events: SelectAll<BoxStream<'static, Event>> = SelectAll::new();
+    if !index.is_empty() {
+        let opened = futures::future::join_all(
+            endpoints
+                .iter()
+                .enumerate()
+                .map(|(w, e)| open(e, service, w, &dispatch, &list)),
+        )
+        .await;
+        for (worker, opened) in opened.into_iter().enumerate() {
+            match opened {
+                Ok(stream) => events.push(stream),
+                Err(status) => {
+                    let message = describe("the service refused the stream", &status);
+                    give_up(&dispatch, endpoints, worker, &message);
+                    failure = Some(message);
+                }
             }
         }
-    } else {
-        None
-    };
+    }
+
+    let mut next = 0;
     loop {
         // Release every case whose turn has come.
         while let Some(case) = cases.get(next) {
@@ -140,10 +244,11 @@ pub(crate) async fn run(
                 (Err(error), _) => sink.case(case, Err(error))?,
                 (Ok(_), Some(Ok(answer))) => sink.case(case, Ok(&answer))?,
                 (Ok(_), Some(Err(error))) => sink.case(case, Err(&error))?,
-                (Ok(_), None) => match &failure {
-                    Some(failure) => sink.case(case, Err(failure))?,
-                    None => break,
-                },
+                (Ok(_), None) if events.is_empty() => {
+                    let error = failure.as_deref().unwrap_or("not answered: no server");
+                    sink.case(case, Err(error))?;
+                }
+                (Ok(_), None) => break,
             }
             next += 1;
         }
@@ -151,31 +256,130 @@ pub(crate) async fn run(
             return Ok(());
         }
         sink.idle()?;
-        let Some(stream) = replies.as_mut() else {
-            // Cannot happen (a case waits only while the stream is open), but never hang on it.
-            failure.get_or_insert_with(|| "not answered: no stream".to_owned());
+        let Some((worker, event)) = events.next().await else {
+            // Every worker is gone: the loop above fails the rest.
             continue;
         };
-        match stream.next(&cases).await {
-            Ok(Some((id, answer))) => {
-                let slot = usize::try_from(id).ok().and_then(|i| slots.get_mut(i));
-                match slot {
-                    Some(slot) if slot.is_none() && (id as usize) >= next => *slot = Some(answer),
-                    _ => eprintln!(
-                        "solver-client: ignoring an extra reply for case id {id} from the service"
-                    ),
+        match event {
+            Some(Ok(reply)) => {
+                let (id, answer) = match reply {
+                    Reply::Sliding(r) => {
+                        let id = r.id;
+                        (
+                            id,
+                            query_of(&cases, id).and_then(|q| wire::sliding_answer(q, r)),
+                        )
+                    }
+                    Reply::Solitaire(r) => {
+                        let id = r.id;
+                        (
+                            id,
+                            query_of(&cases, id).and_then(|q| wire::solitaire_answer(q, r)),
+                        )
+                    }
+                };
+                let Some(i) = usize::try_from(id).ok().filter(|&i| i < cases.len()) else {
+                    eprintln!("solver-client: ignoring a reply for unknown case id {id}");
+                    continue;
+                };
+                let k = request_of[i];
+                let mut queue = dispatch.lock();
+                if k == usize::MAX || queue.done[k] {
+                    // A case re-sent after a failure and answered twice: keep the first answer.
+                    continue;
+                }
+                queue.done[k] = true;
+                queue.owner[k] = NOBODY;
+                queue.remaining -= 1;
+                let finished = queue.remaining == 0;
+                drop(queue);
+                slots[i] = Some(answer);
+                if finished {
+                    // Ends every request stream: the run is over.
+                    dispatch.wake.notify_waiters();
                 }
             }
-            Ok(None) => {
-                failure = Some("not answered: the service ended the stream early".to_owned());
-                replies = None;
+            Some(Err(status)) => {
+                let message = describe("not answered: the stream failed", &status);
+                give_up(&dispatch, endpoints, worker, &message);
+                failure = Some(message);
             }
-            Err(status) => {
-                failure = Some(describe("not answered: the stream failed", &status));
-                replies = None;
+            None => {
+                let message = "not answered: the service ended the stream early".to_owned();
+                if give_up(&dispatch, endpoints, worker, &message) {
+                    failure = Some(message);
+                }
             }
         }
     }
+}
+
+/// Stops giving cases to `worker` and puts the cases it had not answered back at the front of the
+/// queue for the others. Returns whether any case was taken back.
+fn give_up(dispatch: &Dispatch, endpoints: &[Endpoint], worker: usize, why: &str) -> bool {
+    let mut queue = dispatch.lock();
+    queue.live[worker] = false;
+    let taken: Vec<usize> = (0..queue.owner.len())
+        .filter(|&k| queue.owner[k] == worker && !queue.done[k])
+        .collect();
+    for &k in taken.iter().rev() {
+        queue.owner[k] = NOBODY;
+        queue.pending.push_front(k);
+    }
+    let others = queue.live.iter().any(|&live| live);
+    let remaining = queue.remaining;
+    drop(queue);
+    dispatch.wake.notify_waiters();
+    if remaining > 0 && endpoints.len() > 1 {
+        let url = endpoints.get(worker).map_or("?", |e| e.url.as_str());
+        if others {
+            eprintln!(
+                "solver-client: {url}: {why}; sending its {} unanswered case(s) to the other servers",
+                taken.len()
+            );
+        } else {
+            eprintln!("solver-client: {url}: {why}; no server left");
+        }
+    }
+    !taken.is_empty()
+}
+
+/// The requests for every readable case of `cases`, and the case index of each.
+fn build_requests(service: Service, cases: &[Case]) -> (Requests, Vec<usize>) {
+    let mut index = Vec::with_capacity(cases.len());
+    let readable = cases
+        .iter()
+        .enumerate()
+        .filter_map(|(i, case)| Some((i, case.query.as_ref().ok()?)));
+    let list = match service {
+        Service::Eight | Service::Fifteen => Requests::Sliding(
+            readable
+                .filter_map(|(i, query)| {
+                    let request = wire::sliding_request(i as u64, query)?;
+                    index.push(i);
+                    Some(request)
+                })
+                .collect(),
+        ),
+        Service::Solitaire => Requests::Solitaire(
+            readable
+                .filter_map(|(i, query)| {
+                    let request = wire::solitaire_request(i as u64, query)?;
+                    index.push(i);
+                    Some(request)
+                })
+                .collect(),
+        ),
+    };
+    (list, index)
+}
+
+fn query_of(cases: &[Case], id: u64) -> Result<&Query, String> {
+    usize::try_from(id)
+        .ok()
+        .and_then(|i| cases.get(i))
+        .and_then(|c| c.query.as_ref().ok())
+        .ok_or_else(|| format!("the service answered case id {id}, which was never sent"))
 }
 
 fn describe(what: &str, status: &tonic::Status) -> String {
