@@ -1,6 +1,7 @@
 //! End-to-end tests of the `solver-client` binary: judge samples, malformed input, a separately
 //! started server, and the human mode. Every test runs the real binary.
 
+mod cluster;
 mod human;
 mod malformed;
 mod remote;

@@ -1,0 +1,175 @@
+//! Several servers: a run spreads over all of them, and survives one dying mid-run with every
+//! answer printed exactly once and in order.
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::SocketAddr;
+use std::process::Stdio;
+
+use crate::eqnice;
+use crate::util::{client, run, text};
+
+/// A server on its own runtime that can be killed abruptly (its connections just drop).
+struct Server {
+    addr: SocketAddr,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Server {
+    fn start() -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        runtime.spawn(solver_server::serve(
+            listener,
+            solver_server::Config::default(),
+            std::future::pending::<()>(),
+        ));
+        Self {
+            addr,
+            runtime: Some(runtime),
+        }
+    }
+
+    /// Drops every task and connection at once, like a crashed process.
+    fn kill(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// `cases` random Solitaire cases (HDU 1401 format), both reachable and not.
+fn solitaire_input(cases: usize) -> String {
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move |n: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let mut input = String::new();
+    for case in 0..cases {
+        let start: Vec<u64> = {
+            let mut squares = Vec::new();
+            while squares.len() < 4 {
+                let s = next(64);
+                if !squares.contains(&s) {
+                    squares.push(s);
+                }
+            }
+            squares
+        };
+        // Every third end is the start shifted a little (often reachable), the rest random.
+        let end: Vec<u64> = if case % 3 == 0 {
+            let mut squares = start.clone();
+            let i = next(4) as usize;
+            let moved = (squares[i] + 1) % 64;
+            if !squares.contains(&moved) {
+                squares[i] = moved;
+            }
+            squares
+        } else {
+            let mut squares = Vec::new();
+            while squares.len() < 4 {
+                let s = next(64);
+                if !squares.contains(&s) {
+                    squares.push(s);
+                }
+            }
+            squares
+        };
+        for squares in [&start, &end] {
+            let line: Vec<String> = squares
+                .iter()
+                .map(|s| format!("{} {}", s / 8 + 1, s % 8 + 1))
+                .collect();
+            input.push_str(&line.join(" "));
+            input.push('\n');
+        }
+    }
+    input
+}
+
+#[test]
+fn a_run_survives_a_server_dying_mid_run() {
+    const CASES: usize = 20_000;
+    let input = solitaire_input(CASES);
+    // The reference: the same input through the embedded server alone.
+    let reference = run(&["judge", "hdu1401"], input.as_bytes());
+    let (expected, stderr) = text(&reference);
+    assert!(reference.status.success(), "{stderr}");
+    assert_eq!(expected.lines().count(), CASES);
+    assert!(expected.contains("YES") && expected.contains("NO"));
+
+    let mut servers = [Server::start(), Server::start(), Server::start()];
+    let list = servers
+        .iter()
+        .map(|s| s.addr.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    let mut child = client(&["judge", "hdu1401", "--server", &list])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    // The first answers reach stdout while the run is still busy (output is flushed when the
+    // client waits): kill one server now, with cases in flight on it.
+    let mut got = String::new();
+    stdout.read_line(&mut got).unwrap();
+    servers[1].kill();
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the run ended before the kill"
+    );
+    stdout.read_to_string(&mut got).unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(
+        stderr.contains(&format!("http://{}", servers[1].addr))
+            && stderr.contains("unanswered case(s) to the other servers"),
+        "{stderr}"
+    );
+    eqnice!(expected, got);
+}
+
+#[test]
+fn a_list_with_a_dead_server_uses_the_others() {
+    let server = Server::start();
+    let dead = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let list = format!("{dead},{}", server.addr);
+    let output = run(
+        &["judge", "hdu1401", "--server", &list],
+        b"4 4 4 5 5 4 6 5\n2 4 3 3 3 6 4 6\n",
+    );
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    eqnice!("YES\n", stdout);
+    assert!(stderr.contains(&format!("connecting to the solver server at http://{dead}")));
+}
