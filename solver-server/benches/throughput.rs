@@ -11,6 +11,7 @@
 //! reports the median, minimum and maximum rate over `--runs` runs.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt as _;
@@ -93,12 +94,7 @@ async fn start(cache_entries: usize) -> SocketAddr {
 }
 
 /// Sends `cases` cases on one stream and checks every reply is a solution; returns the count.
-async fn one_stream(
-    addr: SocketAddr,
-    pool: &'static [Vec<u32>],
-    first: usize,
-    cases: usize,
-) -> usize {
+async fn one_stream(addr: SocketAddr, pool: Arc<[Vec<u32>]>, first: usize, cases: usize) -> usize {
     let mut client = SolverClient::connect(format!("http://{addr}"))
         .await
         .unwrap()
@@ -122,11 +118,18 @@ async fn one_stream(
     answered
 }
 
-async fn run(addr: SocketAddr, pool: &'static [Vec<u32>], streams: usize, cases: usize) -> f64 {
+async fn run(addr: SocketAddr, pool: &Arc<[Vec<u32>]>, streams: usize, cases: usize) -> f64 {
     let per_stream = cases / streams;
     let started = Instant::now();
     let tasks: Vec<_> = (0..streams)
-        .map(|s| tokio::spawn(one_stream(addr, pool, s * per_stream, per_stream)))
+        .map(|s| {
+            tokio::spawn(one_stream(
+                addr,
+                Arc::clone(pool),
+                s * per_stream,
+                per_stream,
+            ))
+        })
         .collect();
     let mut answered = 0;
     for task in tasks {
@@ -138,7 +141,7 @@ async fn run(addr: SocketAddr, pool: &'static [Vec<u32>], streams: usize, cases:
 
 fn main() {
     let options = options();
-    let pool: &'static [Vec<u32>] = Box::leak(pool().into_boxed_slice());
+    let pool: Arc<[Vec<u32>]> = pool().into();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -148,17 +151,17 @@ fn main() {
             "3x3 cases per second through solver-server over loopback ({} cases per run, {} runs, {} CPUs)",
             options.cases,
             options.runs,
-            std::thread::available_parallelism().map_or(1, |n| n.get())
+            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         );
         println!("{:>8} {:>6} {:>12} {:>12} {:>12}", "streams", "cache", "median", "min", "max");
         for streams in [1, options.streams] {
             for (label, entries) in [("off", 0), ("on", 1_000_000)] {
                 let addr = start(entries).await;
                 // Warm up: tables, connections, and (cache on) the cache itself.
-                run(addr, pool, streams, pool.len().max(streams)).await;
+                run(addr, &pool, streams, pool.len().max(streams)).await;
                 let mut rates = Vec::new();
                 for _ in 0..options.runs {
-                    rates.push(run(addr, pool, streams, options.cases).await);
+                    rates.push(run(addr, &pool, streams, options.cases).await);
                 }
                 rates.sort_by(f64::total_cmp);
                 println!(

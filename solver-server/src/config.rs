@@ -86,8 +86,9 @@ pub struct Config {
     #[arg(long, env = "SOLVER_MAX_MESSAGE_BYTES", default_value_t = 1 << 20)]
     pub max_message_bytes: usize,
 
-    /// Most solver streams open at once over all connections (also the HTTP/2 concurrent-stream
-    /// limit per connection). Further calls fail with RESOURCE_EXHAUSTED.
+    /// Most solver streams open at once over all connections; further calls fail with
+    /// RESOURCE_EXHAUSTED. It is also each connection's HTTP/2 concurrent-stream limit, so on a
+    /// single connection further calls wait for a stream to close instead.
     #[arg(long, env = "SOLVER_MAX_STREAMS", default_value_t = 1024, value_parser = parse_positive)]
     pub max_streams: usize,
 

@@ -12,6 +12,9 @@ use tonic::Code;
 
 use crate::common::{Lcg, TestServer, cells, checked_moves, config, goal3, korf, sliding, walk};
 
+/// Longest a stream of these tests may take.
+const LIMIT: Duration = Duration::from_secs(60);
+
 async fn eight(server: &TestServer, requests: Vec<pb::SlidingRequest>) -> Vec<pb::SlidingReply> {
     let mut client = server.client().await;
     let replies = client
@@ -19,7 +22,10 @@ async fn eight(server: &TestServer, requests: Vec<pb::SlidingRequest>) -> Vec<pb
         .await
         .unwrap()
         .into_inner();
-    replies.try_collect().await.unwrap()
+    tokio::time::timeout(LIMIT, replies.try_collect())
+        .await
+        .expect("every case answered in time")
+        .unwrap()
 }
 
 async fn fifteen(server: &TestServer, requests: Vec<pb::SlidingRequest>) -> Vec<pb::SlidingReply> {
@@ -29,7 +35,10 @@ async fn fifteen(server: &TestServer, requests: Vec<pb::SlidingRequest>) -> Vec<
         .await
         .unwrap()
         .into_inner();
-    replies.try_collect().await.unwrap()
+    tokio::time::timeout(LIMIT, replies.try_collect())
+        .await
+        .expect("every case answered in time")
+        .unwrap()
 }
 
 fn by_id(replies: Vec<pb::SlidingReply>) -> HashMap<u64, pb::SlidingReply> {

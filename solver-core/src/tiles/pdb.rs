@@ -16,7 +16,6 @@
 //! blank cell is moved into it, which seeds the next layer. The stored value of a placement is
 //! the first layer that reaches it, i.e. the minimum over blank cells.
 
-use memmap2::MmapMut;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicUsize, Ordering};
 
 /// Cells of the board.
@@ -34,28 +33,18 @@ pub(crate) struct Pdb {
     table: Table,
 }
 
-/// A table's bytes, in an anonymous mapping that the kernel is asked to back with huge pages:
-/// searches read the 7-8 tables (577 MB) at random, and with 4 KiB pages nearly every read also
-/// misses the TLB.
+/// A table's bytes. (Backing them with transparent huge pages was measured: searches gained
+/// about 15 %, but loading the 7-8 tables could stall for over a second on memory compaction,
+/// so plain heap memory it is.)
 #[derive(Debug)]
-struct Table(MmapMut);
+struct Table(Vec<u8>);
 
 impl Table {
-    fn zeroed(len: usize) -> Self {
-        let map = MmapMut::map_anon(len.max(1)).expect("memory for a pattern database");
-        #[cfg(target_os = "linux")]
-        {
-            // Only a hint: without transparent huge pages the table works the same, slower.
-            let _ = map.advise(memmap2::Advice::HugePage);
-        }
-        Self(map)
-    }
-
     /// A table of `len` bytes filled by `fill`.
     fn filled<E>(len: usize, fill: impl FnOnce(&mut [u8]) -> Result<(), E>) -> Result<Self, E> {
-        let mut table = Self::zeroed(len);
-        fill(&mut table.0[..len])?;
-        Ok(table)
+        let mut bytes = vec![0u8; len];
+        fill(&mut bytes)?;
+        Ok(Self(bytes))
     }
 }
 
@@ -243,7 +232,7 @@ impl Pdb {
 
     /// The raw table, one byte per placement in rank order.
     pub(crate) fn table(&self) -> &[u8] {
-        &self.table.0[..placements(self.tiles.len())]
+        &self.table.0
     }
 
     /// The distance of the placement whose slot cells are `cells`.
@@ -329,16 +318,9 @@ fn build_table<const K: usize, M: Masks>(tiles: &[u8], threads: usize) -> Table 
         std::mem::swap(&mut layer, &mut next);
         depth += 1;
     }
-    // Free the masks before the copy, to keep the peak at four bytes per placement.
+    // Free the masks first; the conversion then reuses the atomics' allocation in place.
     drop((reached, layer, next));
-    let filled: Result<Table, std::convert::Infallible> = Table::filled(size, |bytes| {
-        for (byte, value) in bytes.iter_mut().zip(table) {
-            *byte = value.into_inner();
-        }
-        Ok(())
-    });
-    let Ok(table) = filled;
-    table
+    Table(table.into_iter().map(AtomicU8::into_inner).collect())
 }
 
 #[cfg(test)]
