@@ -1,0 +1,179 @@
+//! Exact output on generated inputs, against oracles written here independently of the service:
+//! a plain BFS for HDU 3567 and a meet-in-the-middle search for HDU 1401.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::fmt::Write as _;
+
+use solver_core::{Board3, Move};
+
+use crate::eqnice;
+use crate::util::{run, text};
+
+/// A small seeded generator (PCG-style LCG), so failures reproduce.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// The lexicographically smallest of the shortest move strings from `start` to `target`: BFS
+/// that expands each layer in order and tries moves in letter order (`d < l < r < u`) gives every
+/// board, at its first discovery, the smallest shortest string.
+fn smallest_shortest(start: &Board3, target: &Board3) -> String {
+    let mut parent: HashMap<Board3, Option<(Board3, Move)>> = HashMap::from([(*start, None)]);
+    let mut queue = VecDeque::from([*start]);
+    while let Some(board) = queue.pop_front() {
+        if board == *target {
+            let mut letters = Vec::new();
+            let mut at = board;
+            while let Some((from, mv)) = parent[&at] {
+                letters.push(mv.letter());
+                at = from;
+            }
+            return letters.iter().rev().collect();
+        }
+        for mv in Move::ALL {
+            if let Some(next) = board.apply(mv) {
+                parent.entry(next).or_insert_with(|| {
+                    queue.push_back(next);
+                    Some((board, mv))
+                });
+            }
+        }
+    }
+    panic!("{target:?} is not reachable from {start:?}");
+}
+
+fn packed(board: &Board3) -> String {
+    board
+        .cells()
+        .iter()
+        .map(|&t| if t == 0 { 'X' } else { char::from(b'0' + t) })
+        .collect()
+}
+
+#[test]
+fn hdu3567_generated_cases_exact() {
+    let mut rng = Lcg(7);
+    let mut input = String::new();
+    let mut expected = String::new();
+    const CASES: usize = 25;
+    writeln!(input, "{CASES}").unwrap();
+    for case in 1..=CASES {
+        // A start from a long random walk, and a target from another walk from it.
+        let mut start = Board3::goal();
+        for _ in 0..60 {
+            start = start
+                .apply(Move::ALL[rng.below(4) as usize])
+                .unwrap_or(start);
+        }
+        let mut target = start;
+        for _ in 0..(case * 3) {
+            target = target
+                .apply(Move::ALL[rng.below(4) as usize])
+                .unwrap_or(target);
+        }
+        writeln!(input, "{}\n{}", packed(&start), packed(&target)).unwrap();
+        let moves = smallest_shortest(&start, &target);
+        writeln!(expected, "Case {case}: {}\n{moves}", moves.len()).unwrap();
+    }
+    let output = run(&["judge", "hdu3567"], input.as_bytes());
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    eqnice!(expected, stdout);
+}
+
+/// A Solitaire position: four sorted square indices `8 * (row - 1) + (col - 1)`.
+type Pieces = [u8; 4];
+
+fn successors(position: Pieces) -> Vec<Pieces> {
+    let occupied = |square: i32| position.contains(&(square as u8));
+    let mut next = Vec::new();
+    for (i, &square) in position.iter().enumerate() {
+        let (row, col) = (i32::from(square / 8), i32::from(square % 8));
+        for (dr, dc) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let inside = |r: i32, c: i32| (0..8).contains(&r) && (0..8).contains(&c);
+            let (r1, c1) = (row + dr, col + dc);
+            if !inside(r1, c1) {
+                continue;
+            }
+            let landing = if !occupied(r1 * 8 + c1) {
+                Some(r1 * 8 + c1)
+            } else {
+                let (r2, c2) = (row + 2 * dr, col + 2 * dc);
+                (inside(r2, c2) && !occupied(r2 * 8 + c2)).then_some(r2 * 8 + c2)
+            };
+            if let Some(to) = landing {
+                let mut moved = position;
+                moved[i] = to as u8;
+                moved.sort_unstable();
+                next.push(moved);
+            }
+        }
+    }
+    next
+}
+
+/// Every position within `depth` moves of `start`.
+fn ball(start: Pieces, depth: usize) -> HashSet<Pieces> {
+    let mut seen = HashSet::from([start]);
+    let mut layer = vec![start];
+    for _ in 0..depth {
+        let mut next_layer = Vec::new();
+        for position in layer {
+            for next in successors(position) {
+                if seen.insert(next) {
+                    next_layer.push(next);
+                }
+            }
+        }
+        layer = next_layer;
+    }
+    seen
+}
+
+#[test]
+fn hdu1401_generated_cases_exact() {
+    let mut rng = Lcg(11);
+    let mut input = String::new();
+    let mut expected = String::new();
+    for case in 0..60 {
+        let mut start: Pieces = [0; 4];
+        let mut placed = 0;
+        while placed < 4 {
+            let square = rng.below(64) as u8;
+            if !start[..placed].contains(&square) {
+                start[placed] = square;
+                placed += 1;
+            }
+        }
+        start.sort_unstable();
+        // Ends at 6..=11 random moves away: reachable within 8 or not, near the boundary.
+        let mut end = start;
+        for _ in 0..(6 + case % 6) {
+            let next = successors(end);
+            end = next[rng.below(next.len() as u64) as usize];
+        }
+        // Moves are reversible, so "within 8" is "the two balls of radius 4 meet".
+        let reachable = !ball(start, 4).is_disjoint(&ball(end, 4));
+        for position in [start, end] {
+            let line: Vec<String> = position
+                .iter()
+                .map(|s| format!("{} {}", s / 8 + 1, s % 8 + 1))
+                .collect();
+            writeln!(input, "{}", line.join(" ")).unwrap();
+        }
+        expected.push_str(if reachable { "YES\n" } else { "NO\n" });
+    }
+    assert!(expected.contains("YES") && expected.contains("NO"));
+    let output = run(&["judge", "hdu1401"], input.as_bytes());
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    eqnice!(expected, stdout);
+}
