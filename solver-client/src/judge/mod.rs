@@ -244,6 +244,41 @@ pub(crate) mod tests {
             }
         }
 
+        /// Valid boards, split and padded with any whitespace and any blank mark, read back as
+        /// exactly those boards, with nothing reported.
+        #[test]
+        fn valid_boards_round_trip(
+            boards in proptest::collection::vec(
+                (Just((0u8..9).collect::<Vec<u8>>()).prop_shuffle(),
+                 proptest::collection::vec(0usize..5, 9),
+                 0usize..3),
+                0..8,
+            ),
+        ) {
+            const SEPARATORS: [&str; 5] = [" ", "\t", "\n", "\r\n", "  \n "];
+            let mut text = String::new();
+            for (cells, separators, blank) in &boards {
+                for (cell, &separator) in cells.iter().zip(separators) {
+                    match cell {
+                        0 => text.push_str(["x", "X", "0"][*blank]),
+                        tile => text.push_str(&tile.to_string()),
+                    }
+                    text.push_str(SEPARATORS[separator]);
+                }
+            }
+            let input = eight::EIGHT_UNTIL_EOF.parse(text.as_bytes());
+            prop_assert!(input.problems.is_empty());
+            let expected: Vec<Query> = boards
+                .iter()
+                .map(|(cells, _, _)| Query::Eight {
+                    start: solver_core::Board3::from_cells(cells).unwrap(),
+                    target: solver_core::Board3::goal(),
+                })
+                .collect();
+            prop_assert_eq!(queries(&input), expected);
+            prop_assert!(errors(&input).is_empty());
+        }
+
         /// Judge-like text (digits, x, whitespace) never makes a parser panic either; it reaches
         /// the validation paths that random bytes rarely do.
         #[test]
