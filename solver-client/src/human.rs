@@ -321,7 +321,13 @@ fn plural(n: usize) -> &'static str {
 }
 
 fn step_text(step: &Step) -> String {
-    format!("{} -> {}", step.from, step.to)
+    format!(
+        "({},{}) -> ({},{})",
+        step.from.row(),
+        step.from.col(),
+        step.to.row(),
+        step.to.col()
+    )
 }
 
 /// Prints `start` and the board after each move.
