@@ -306,17 +306,16 @@ pub(crate) async fn run(
             }
             None => {
                 let message = "not answered: the service ended the stream early".to_owned();
-                if give_up(&dispatch, endpoints, worker, &message) {
-                    failure = Some(message);
-                }
+                give_up(&dispatch, endpoints, worker, &message);
+                failure = Some(message);
             }
         }
     }
 }
 
 /// Stops giving cases to `worker` and puts the cases it had not answered back at the front of the
-/// queue for the others. Returns whether any case was taken back.
-fn give_up(dispatch: &Dispatch, endpoints: &[Endpoint], worker: usize, why: &str) -> bool {
+/// queue for the others.
+fn give_up(dispatch: &Dispatch, endpoints: &[Endpoint], worker: usize, why: &str) {
     let mut queue = dispatch.lock();
     queue.live[worker] = false;
     let taken: Vec<usize> = (0..queue.owner.len())
@@ -341,7 +340,6 @@ fn give_up(dispatch: &Dispatch, endpoints: &[Endpoint], worker: usize, why: &str
             eprintln!("solver-client: {url}: {why}; no server left");
         }
     }
-    !taken.is_empty()
 }
 
 /// The requests for every readable case of `cases`, and the case index of each.
