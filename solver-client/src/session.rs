@@ -299,6 +299,8 @@ pub(crate) async fn run(
                     dispatch.wake.notify_waiters();
                 }
             }
+            // A failed stream also ends: give each worker up once.
+            Some(Err(_)) | None if !dispatch.lock().live[worker] => {}
             Some(Err(status)) => {
                 let message = describe("not answered: the stream failed", &status);
                 give_up(&dispatch, endpoints, worker, &message);

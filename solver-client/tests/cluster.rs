@@ -153,6 +153,8 @@ fn a_run_survives_a_server_dying_mid_run() {
             && stderr.contains("unanswered case(s) to the other servers"),
         "{stderr}"
     );
+    // One message for the one failure.
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
     eqnice!(expected, got);
 }
 
