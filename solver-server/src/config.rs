@@ -65,6 +65,12 @@ pub struct Config {
     #[arg(long, env = "SOLVER_WARM_UP", value_enum, value_delimiter = ',', num_args = 0.., default_values_t = [Kind::Eight, Kind::Fifteen])]
     pub warm_up: Vec<Kind>,
 
+    /// A stored 7-8 pattern database file (written by solver-core's storage) to load at start
+    /// instead of building the 6-6-3 databases: far faster 15-puzzle searches, 577 MB of memory.
+    /// Health stays NOT_SERVING until it is loaded, and for good if it cannot be.
+    #[arg(long, env = "SOLVER_PATTERN_DATABASES")]
+    pub pattern_databases: Option<std::path::PathBuf>,
+
     /// Threads that run searches at once (the bounded pool); 0 means one per CPU core.
     #[arg(long, env = "SOLVER_WORKERS", default_value_t = 0)]
     pub workers: usize,
@@ -126,6 +132,7 @@ impl Default for Config {
             listen: SocketAddr::from(([0, 0, 0, 0], 50051)),
             metrics_listen: None,
             warm_up: vec![Kind::Eight],
+            pattern_databases: None,
             workers: 0,
             window: 1024,
             batch: 256,

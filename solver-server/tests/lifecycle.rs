@@ -225,3 +225,25 @@ async fn a_busy_metrics_port_is_a_clear_error() {
     assert!(matches!(err, ServeError::MetricsBind { .. }), "{err}");
     assert!(err.to_string().contains(&addr.to_string()));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unreadable_pattern_databases_keep_health_not_serving() {
+    let server = TestServer::start(Config {
+        pattern_databases: Some("/nonexistent/pdb-78.bin".into()),
+        ..config()
+    })
+    .await;
+    let mut health = HealthClient::new(server.channel().await);
+    for _ in 0..5 {
+        let now = health
+            .check(HealthCheckRequest {
+                service: String::new(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(status(&now), ServingStatus::NotServing);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    server.stop().await.unwrap();
+}
