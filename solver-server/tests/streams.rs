@@ -10,7 +10,9 @@ use solver_server::Config;
 use solver_server::pb::{self, sliding_reply, solitaire_reply};
 use tonic::Code;
 
-use crate::common::{Lcg, TestServer, cells, checked_moves, config, goal3, korf, sliding, walk};
+use crate::common::{
+    Lcg, TestServer, cells, checked_moves, config, endless, goal3, korf, sliding, walk,
+};
 
 /// Longest a stream of these tests may take.
 const LIMIT: Duration = Duration::from_secs(60);
@@ -138,7 +140,7 @@ async fn eight_answers_many_cases_on_one_stream_around_bad_ones() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fifteen_replies_come_back_out_of_order_matched_by_id() {
     let server = TestServer::start(config()).await;
-    let (hard, optimal) = korf(12);
+    let (hard, optimal) = korf(88);
     let mut rng = Lcg::new(15);
     let mut requests = vec![sliding(0, &cells(&hard), &[])];
     let mut easy = HashMap::new();
@@ -359,13 +361,13 @@ async fn budgets_give_per_case_resource_exhausted_and_the_stream_goes_on() {
         ..config()
     })
     .await;
-    let (hard, _) = korf(88);
+    let (hard, target) = endless();
     let easy = walk(Board4::goal(), 10, &mut Lcg::new(5));
-    let mut budgeted = sliding(1, &cells(&hard), &[]);
+    let mut budgeted = sliding(1, &cells(&hard), &cells(&target));
     budgeted.node_budget = 1000;
     let requests = vec![
         budgeted,
-        sliding(2, &cells(&hard), &[]),
+        sliding(2, &cells(&hard), &cells(&target)),
         sliding(3, &cells(&easy), &[]),
     ];
     let replies = by_id(fifteen(&server, requests).await);
