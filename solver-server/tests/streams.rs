@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use futures::TryStreamExt as _;
+use futures::{StreamExt as _, TryStreamExt as _};
 use solver_core::solitaire::{self, Position, Square};
 use solver_core::{Board3, Board4};
 use solver_server::Config;
@@ -434,5 +434,59 @@ async fn streams_over_the_limit_are_refused() {
         .unwrap_err();
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
     drop(tx);
+    server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_is_held_to_the_window() {
+    let server = TestServer::start(Config {
+        window: 8,
+        batch: 4,
+        ..config()
+    })
+    .await;
+    let mut client = server.client().await;
+    let mut rng = Lcg::new(21);
+    let boards: Vec<Vec<u32>> = (0..1000)
+        .map(|_| cells(&walk(goal3(), 30, &mut rng)))
+        .collect();
+    const CASES: u64 = 100_000;
+    let requests = tokio_stream::iter((0..CASES).map(move |id| {
+        sliding(
+            id,
+            &boards[usize::try_from(id).unwrap() % boards.len()],
+            &[],
+        )
+    }));
+    let mut replies = client.solve_eight(requests).await.unwrap().into_inner();
+    // Read nothing for a while. The client's HTTP/2 receive window takes some replies; then the
+    // server must stop reading too, with at most a window of cases in flight, rather than
+    // buffer the 100,000 cases.
+    let mut answered = Vec::new();
+    for _ in 0..20 {
+        tokio::time::sleep(Duration::from_millis(25)).await;
+        let in_flight = server
+            .metric(r#"solver_cases_in_flight{kind="eight"}"#)
+            .await;
+        assert!(
+            in_flight <= 8.0,
+            "{in_flight} cases in flight with a window of 8"
+        );
+        answered.push(
+            server
+                .metric(r#"solver_cases_total{kind="eight",outcome="solved"}"#)
+                .await,
+        );
+    }
+    let stalled_at = answered[answered.len() - 1];
+    assert_eq!(answered[10], stalled_at, "still answering: {answered:?}");
+    assert!(stalled_at < CASES as f64, "{answered:?}");
+    // Now read: everything arrives.
+    let mut count = 0;
+    while let Some(reply) = tokio::time::timeout(LIMIT, replies.next()).await.unwrap() {
+        reply.unwrap();
+        count += 1;
+    }
+    assert_eq!(count, CASES);
     server.stop().await.unwrap();
 }
