@@ -490,3 +490,33 @@ async fn a_client_that_stops_reading_is_held_to_the_window() {
     assert_eq!(count, CASES);
     server.stop().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_message_ends_the_stream_with_a_status() {
+    let server = TestServer::start(Config {
+        max_message_bytes: 256,
+        ..config()
+    })
+    .await;
+    let mut client = server.client().await;
+    let requests = vec![
+        sliding(1, &[1, 2, 3, 4, 5, 6, 7, 0, 8], &[]),
+        sliding(2, &[7; 1000], &[]),
+    ];
+    let mut replies = client
+        .solve_eight(tokio_stream::iter(requests))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut answered = Vec::new();
+    let status = loop {
+        match tokio::time::timeout(LIMIT, replies.next()).await.unwrap() {
+            Some(Ok(reply)) => answered.push(reply.id),
+            Some(Err(status)) => break status,
+            None => panic!("the stream ended without a status"),
+        }
+    };
+    assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
+    assert!(answered.len() <= 1, "{answered:?}");
+    server.stop().await.unwrap();
+}
