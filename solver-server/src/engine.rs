@@ -6,6 +6,11 @@ use solver_core::{Board3, Board4, Move, SearchStats, Stop, Stopped};
 use crate::config::Kind;
 
 pub(crate) use solver_core::solitaire::{Position, Square, Step};
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+
+use solver_core::fifteen::{Partition, PatternDatabases};
 use solver_core::{eight, fifteen, solitaire};
 
 /// The default of `--max-solitaire-moves`. The search stops by itself once a frontier is empty
@@ -14,13 +19,25 @@ pub(crate) const SOLITAIRE_MOVES_LIMIT: u32 = 256;
 /// The Solitaire move limit when a request gives 0.
 pub(crate) const SOLITAIRE_DEFAULT_MOVES: u32 = solitaire::DEFAULT_MAX_MOVES;
 
-/// Builds the tables `kind` needs (blocking: seconds for the 15-puzzle).
+/// Builds the tables `kind` needs (blocking: seconds for the 15-puzzle), unless stronger
+/// 15-puzzle databases were loaded already.
 pub(crate) fn warm_up(kind: Kind) {
     match kind {
         Kind::Eight => eight::warm_up(),
+        Kind::Fifteen if fifteen::active_method() == Partition::P78.method() => {}
         Kind::Fifteen => fifteen::warm_up(),
         Kind::Solitaire => {}
     }
+}
+
+/// Loads stored 7-8 pattern databases and makes every later 15-puzzle search use them
+/// (blocking: reads hundreds of megabytes).
+pub(crate) fn load_pattern_databases(path: &Path) -> Result<(), String> {
+    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let databases = PatternDatabases::read_from(BufReader::new(file), Partition::P78)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    fifteen::install(databases);
+    Ok(())
 }
 
 /// The optimal, lexicographically smallest moves from `start` to `target`, or `None` when the

@@ -158,23 +158,30 @@ fn reflection() -> tonic_reflection::server::Builder<'static> {
 /// Builds the configured tables off the async workers, then reports SERVING.
 fn spawn_warm_up(config: &Config, health: Health) {
     let kinds = config.warm_up.clone();
+    let stored = config.pattern_databases.clone();
     tokio::spawn(async move {
         let started = Instant::now();
         let built = tokio::task::spawn_blocking(move || {
+            if let Some(path) = stored {
+                engine::load_pattern_databases(&path)?;
+                tracing::info!(path = %path.display(), elapsed = ?started.elapsed(), "7-8 pattern databases loaded");
+            }
             for kind in kinds {
                 let started = Instant::now();
                 engine::warm_up(kind);
                 tracing::info!(%kind, elapsed = ?started.elapsed(), "tables built");
             }
+            Ok::<(), String>(())
         })
         .await;
         match built {
-            Ok(()) => {
+            Ok(Ok(())) => {
                 if health.set(ServingStatus::Serving).await {
                     tracing::info!(elapsed = ?started.elapsed(), "warm-up done: SERVING");
                 }
             }
-            Err(err) => tracing::error!(cause = %err, "warm-up failed; staying NOT_SERVING"),
+            Ok(Err(cause)) => tracing::error!(%cause, "warm-up failed; staying NOT_SERVING"),
+            Err(err) => tracing::error!(cause = %err, "warm-up panicked; staying NOT_SERVING"),
         }
     });
 }

@@ -8,7 +8,7 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Code, Request};
 
-use crate::common::{TestServer, cells, config, korf, sliding};
+use crate::common::{TestServer, cells, config, endless, sliding};
 
 const RUNNING: &str = r#"solver_searches_running{kind="fifteen"}"#;
 const IN_FLIGHT: &str = r#"solver_cases_in_flight{kind="fifteen"}"#;
@@ -42,8 +42,10 @@ async fn a_client_that_cancels_stops_its_hard_search() {
     let server = TestServer::start(config()).await;
     let mut client = server.client().await;
     let (tx, rx) = mpsc::channel(4);
-    let (hard, _) = korf(88);
-    tx.send(sliding(1, &cells(&hard), &[])).await.unwrap();
+    let (hard, target) = endless();
+    tx.send(sliding(1, &cells(&hard), &cells(&target)))
+        .await
+        .unwrap();
     let replies = client
         .solve_fifteen(ReceiverStream::new(rx))
         .await
@@ -82,9 +84,9 @@ async fn a_deadline_that_passes_ends_the_stream_and_its_search() {
     })
     .await;
     let mut client = server.client().await;
-    let (hard, _) = korf(88);
+    let (hard, target) = endless();
     let mut request = Request::new(
-        tokio_stream::iter(vec![sliding(1, &cells(&hard), &[])]).chain(
+        tokio_stream::iter(vec![sliding(1, &cells(&hard), &cells(&target))]).chain(
             // Keep the request side open, as a client with more to send would.
             futures::stream::pending(),
         ),

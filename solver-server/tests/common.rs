@@ -189,3 +189,16 @@ pub(crate) fn checked_moves<const W: usize>(
 pub(crate) fn goal3() -> Board3 {
     Board3::goal()
 }
+
+/// A 15-puzzle case that takes far longer than any test: Korf's instance 88 (65 moves from the
+/// standard goal) toward a target whose blank sits inside the board, which solver-core can
+/// only search with the Manhattan distance. Solvable, so only a stop can end its search.
+pub(crate) fn endless() -> (Board4, Board4) {
+    let (start, _) = korf(88);
+    let target = Board4::goal()
+        .replay(&solver_core::parse_moves("uull").unwrap())
+        .unwrap();
+    assert_eq!(target.blank(), 5);
+    assert!(start.can_reach(&target));
+    (start, target)
+}

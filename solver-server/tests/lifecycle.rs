@@ -12,7 +12,7 @@ use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
 
-use crate::common::{TestServer, cells, checked_moves, config, korf, sliding};
+use crate::common::{TestServer, cells, config, endless, sliding};
 
 /// Longest any step of these tests may take.
 const LIMIT: Duration = Duration::from_secs(30);
@@ -157,10 +157,10 @@ async fn shutdown_drains_cases_in_flight_then_ends_the_stream() {
     .await;
     let mut client = server.client().await;
     let (tx, rx) = mpsc::channel(4);
-    // A hard case with a node budget: it runs for a while, then is answered either way.
-    let (board, _) = korf(88);
-    let mut request = sliding(1, &cells(&board), &[]);
-    request.node_budget = 3_000_000;
+    // A case that needs hours, with a node budget: it runs for a while, then is answered.
+    let (board, target) = endless();
+    let mut request = sliding(1, &cells(&board), &cells(&target));
+    request.node_budget = 20_000_000;
     tx.send(request).await.unwrap();
     let mut replies = client
         .solve_fifteen(ReceiverStream::new(rx))
@@ -183,15 +183,14 @@ async fn shutdown_drains_cases_in_flight_then_ends_the_stream() {
         .expect("the case in flight is answered")
         .unwrap()
         .unwrap();
-    match &reply.outcome {
-        Some(sliding_reply::Outcome::Solution(_)) => {
-            checked_moves(&reply, &board, &solver_core::Board4::goal());
-        }
-        Some(sliding_reply::Outcome::Error(error)) => {
-            assert_eq!(error.code, Code::ResourceExhausted as i32, "{error:?}");
-        }
-        other => panic!("{other:?}"),
-    }
+    let Some(sliding_reply::Outcome::Error(error)) = &reply.outcome else {
+        panic!("{reply:?}");
+    };
+    assert_eq!(error.code, Code::ResourceExhausted as i32, "{error:?}");
+    assert!(
+        error.message.contains("node budget of 20000000 nodes"),
+        "{error:?}"
+    );
     // The client had more to say, so the stream ends telling it to go elsewhere.
     let end = tokio::time::timeout(LIMIT, replies.next())
         .await
@@ -224,4 +223,26 @@ async fn a_busy_metrics_port_is_a_clear_error() {
     .unwrap_err();
     assert!(matches!(err, ServeError::MetricsBind { .. }), "{err}");
     assert!(err.to_string().contains(&addr.to_string()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unreadable_pattern_databases_keep_health_not_serving() {
+    let server = TestServer::start(Config {
+        pattern_databases: Some("/nonexistent/pdb-78.bin".into()),
+        ..config()
+    })
+    .await;
+    let mut health = HealthClient::new(server.channel().await);
+    for _ in 0..5 {
+        let now = health
+            .check(HealthCheckRequest {
+                service: String::new(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(status(&now), ServingStatus::NotServing);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    server.stop().await.unwrap();
 }

@@ -3,14 +3,16 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use futures::TryStreamExt as _;
+use futures::{StreamExt as _, TryStreamExt as _};
 use solver_core::solitaire::{self, Position, Square};
 use solver_core::{Board3, Board4};
 use solver_server::Config;
 use solver_server::pb::{self, sliding_reply, solitaire_reply};
 use tonic::Code;
 
-use crate::common::{Lcg, TestServer, cells, checked_moves, config, goal3, korf, sliding, walk};
+use crate::common::{
+    Lcg, TestServer, cells, checked_moves, config, endless, goal3, korf, sliding, walk,
+};
 
 /// Longest a stream of these tests may take.
 const LIMIT: Duration = Duration::from_secs(60);
@@ -138,7 +140,7 @@ async fn eight_answers_many_cases_on_one_stream_around_bad_ones() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fifteen_replies_come_back_out_of_order_matched_by_id() {
     let server = TestServer::start(config()).await;
-    let (hard, optimal) = korf(12);
+    let (hard, optimal) = korf(88);
     let mut rng = Lcg::new(15);
     let mut requests = vec![sliding(0, &cells(&hard), &[])];
     let mut easy = HashMap::new();
@@ -359,13 +361,13 @@ async fn budgets_give_per_case_resource_exhausted_and_the_stream_goes_on() {
         ..config()
     })
     .await;
-    let (hard, _) = korf(88);
+    let (hard, target) = endless();
     let easy = walk(Board4::goal(), 10, &mut Lcg::new(5));
-    let mut budgeted = sliding(1, &cells(&hard), &[]);
+    let mut budgeted = sliding(1, &cells(&hard), &cells(&target));
     budgeted.node_budget = 1000;
     let requests = vec![
         budgeted,
-        sliding(2, &cells(&hard), &[]),
+        sliding(2, &cells(&hard), &cells(&target)),
         sliding(3, &cells(&easy), &[]),
     ];
     let replies = by_id(fifteen(&server, requests).await);
@@ -432,5 +434,89 @@ async fn streams_over_the_limit_are_refused() {
         .unwrap_err();
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
     drop(tx);
+    server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_is_held_to_the_window() {
+    let server = TestServer::start(Config {
+        window: 8,
+        batch: 4,
+        ..config()
+    })
+    .await;
+    let mut client = server.client().await;
+    let mut rng = Lcg::new(21);
+    let boards: Vec<Vec<u32>> = (0..1000)
+        .map(|_| cells(&walk(goal3(), 30, &mut rng)))
+        .collect();
+    const CASES: u64 = 100_000;
+    let requests = tokio_stream::iter((0..CASES).map(move |id| {
+        sliding(
+            id,
+            &boards[usize::try_from(id).unwrap() % boards.len()],
+            &[],
+        )
+    }));
+    let mut replies = client.solve_eight(requests).await.unwrap().into_inner();
+    // Read nothing for a while. The client's HTTP/2 receive window takes some replies; then the
+    // server must stop reading too, with at most a window of cases in flight, rather than
+    // buffer the 100,000 cases.
+    let mut answered = Vec::new();
+    for _ in 0..20 {
+        tokio::time::sleep(Duration::from_millis(25)).await;
+        let in_flight = server
+            .metric(r#"solver_cases_in_flight{kind="eight"}"#)
+            .await;
+        assert!(
+            in_flight <= 8.0,
+            "{in_flight} cases in flight with a window of 8"
+        );
+        answered.push(
+            server
+                .metric(r#"solver_cases_total{kind="eight",outcome="solved"}"#)
+                .await,
+        );
+    }
+    let stalled_at = answered[answered.len() - 1];
+    assert_eq!(answered[10], stalled_at, "still answering: {answered:?}");
+    assert!(stalled_at < CASES as f64, "{answered:?}");
+    // Now read: everything arrives.
+    let mut count = 0;
+    while let Some(reply) = tokio::time::timeout(LIMIT, replies.next()).await.unwrap() {
+        reply.unwrap();
+        count += 1;
+    }
+    assert_eq!(count, CASES);
+    server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_message_ends_the_stream_with_a_status() {
+    let server = TestServer::start(Config {
+        max_message_bytes: 256,
+        ..config()
+    })
+    .await;
+    let mut client = server.client().await;
+    let requests = vec![
+        sliding(1, &[1, 2, 3, 4, 5, 6, 7, 0, 8], &[]),
+        sliding(2, &[7; 1000], &[]),
+    ];
+    let mut replies = client
+        .solve_eight(tokio_stream::iter(requests))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut answered = Vec::new();
+    let status = loop {
+        match tokio::time::timeout(LIMIT, replies.next()).await.unwrap() {
+            Some(Ok(reply)) => answered.push(reply.id),
+            Some(Err(status)) => break status,
+            None => panic!("the stream ended without a status"),
+        }
+    };
+    assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
+    assert!(answered.len() <= 1, "{answered:?}");
     server.stop().await.unwrap();
 }

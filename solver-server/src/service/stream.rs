@@ -127,7 +127,12 @@ async fn run<P, S>(
     };
     ctx.cancel();
     if let Some(end) = end {
-        tracing::info!(reason = %end, "stream ended early");
+        if ctx.tx.is_closed() {
+            // The client already left (a cancel shows up as a request-stream error).
+            tracing::debug!(reason = %end, "stream abandoned by its client");
+        } else {
+            tracing::info!(reason = %end, "stream ended early");
+        }
         let status = Status::from(end);
         // The client may not be reading; do not wait for ever to tell it.
         let _ = tokio::time::timeout(Duration::from_secs(1), ctx.tx.send(Err(status))).await;
