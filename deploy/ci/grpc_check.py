@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Talks to a running solver-server from outside its container.
+
+  grpc_check.py wait-serving ADDR TIMEOUT_S
+      Polls grpc.health.v1.Health/Check (service "") until SERVING; fails after TIMEOUT_S.
+  grpc_check.py health ADDR
+      One health check; prints the status; exits 0 only for SERVING.
+  grpc_check.py judge-hdu3567 ADDR PROTO_ROOT CASES.in EXPECTED.out
+      Solves an HDU 3567 sample through SolveEight (grpcurl, the repo's .proto, one bidi stream),
+      prints the judge output and compares it byte for byte with EXPECTED.out.
+
+Every call has a deadline; failures print what went wrong and exit non-zero.
+"""
+
+import json
+import subprocess
+import sys
+import time
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+
+def health_status(addr, timeout=2.0):
+    with grpc.insecure_channel(addr) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        reply = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=timeout)
+        return health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
+
+
+def wait_serving(addr, timeout_s):
+    started = time.monotonic()
+    last = "no answer"
+    while time.monotonic() - started < timeout_s:
+        try:
+            last = health_status(addr)
+            if last == "SERVING":
+                print(f"health SERVING after {time.monotonic() - started:.1f}s")
+                return 0
+        except grpc.RpcError as err:
+            last = f"{err.code().name}: {err.details()}"
+        time.sleep(0.5)
+    print(f"FAIL: health not SERVING within {timeout_s}s (last: {last})", file=sys.stderr)
+    return 1
+
+
+def board(text):
+    """`12X453786` -> [1, 2, 0, 4, 5, 3, 7, 8, 6]."""
+    text = text.strip()
+    if len(text) != 9:
+        raise ValueError(f"board {text!r} is not 9 characters")
+    return [0 if c in "xX" else int(c) for c in text]
+
+
+def judge_hdu3567(addr, proto_root, cases_path, expected_path):
+    with open(cases_path, encoding="utf-8") as f:
+        tokens = f.read().split()
+    count = int(tokens[0])
+    pairs = [(board(tokens[1 + 2 * i]), board(tokens[2 + 2 * i])) for i in range(count)]
+    requests = "\n".join(
+        json.dumps({"id": i + 1, "start": start, "target": target})
+        for i, (start, target) in enumerate(pairs)
+    )
+    cmd = [
+        "grpcurl", "-plaintext", "-max-time", "30",
+        "-import-path", proto_root, "-proto", "solver/v1/solver.proto",
+        "-d", "@", addr, "solver.v1.Solver/SolveEight",
+    ]
+    run = subprocess.run(cmd, input=requests, capture_output=True, text=True, timeout=60, check=False)
+    if run.returncode != 0:
+        print(f"FAIL: grpcurl exited {run.returncode}: {run.stderr.strip()}", file=sys.stderr)
+        return 1
+    replies = {}
+    decoder = json.JSONDecoder()
+    text, pos = run.stdout, 0
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            break
+        reply, pos = decoder.raw_decode(text, pos)
+        replies[int(reply.get("id", 0))] = reply
+    lines = []
+    for case in range(1, count + 1):
+        reply = replies.get(case)
+        if reply is None or "solution" not in reply:
+            print(f"FAIL: case {case}: no solution in reply {reply}", file=sys.stderr)
+            return 1
+        moves = reply["solution"].get("moves", "")
+        lines.append(f"Case {case}: {len(moves)}")
+        lines.append(moves)
+    got = "\n".join(lines) + "\n"
+    with open(expected_path, encoding="utf-8") as f:
+        expected = f.read()
+    sys.stdout.write(got)
+    if got != expected:
+        print(f"FAIL: output differs from {expected_path}:\n--- expected\n{expected}--- got\n{got}",
+              file=sys.stderr)
+        return 1
+    print(f"ok: {count} cases match {expected_path}")
+    return 0
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    command, addr = sys.argv[1], sys.argv[2]
+    if command == "wait-serving":
+        return wait_serving(addr, float(sys.argv[3]))
+    if command == "health":
+        try:
+            status = health_status(addr)
+        except grpc.RpcError as err:
+            status = f"{err.code().name}: {err.details()}"
+        print(status)
+        return 0 if status == "SERVING" else 1
+    if command == "judge-hdu3567":
+        return judge_hdu3567(addr, *sys.argv[3:6])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
