@@ -16,6 +16,7 @@
 //! assert_eq!(format_moves(&moves), "r");
 //! ```
 
+pub mod solitaire;
 pub mod stop;
 pub mod tiles;
 
@@ -23,3 +24,4 @@ pub use stop::{SearchStats, Stop, StopReason, Stopped};
 pub use tiles::{
     Board, Board3, Board4, BoardError, Move, MoveParseError, ReplayError, format_moves, parse_moves,
 };
+pub use tiles::{eight, fifteen};

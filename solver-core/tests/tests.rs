@@ -1,1 +1,5 @@
-//! Integration tests of solver-core.
+//! Integration tests of solver-core: every solver against a brute-force oracle, and the known
+//! extremes.
+
+mod extremes;
+mod oracle;

@@ -260,8 +260,8 @@ impl<const W: usize> Board<W> {
     ///
     /// ```
     /// use solver_core::Board3;
-    /// assert!(Board3::from_cells(&[1, 2, 3, 4, 5, 6, 7, 8, 0]).is_ok());
-    /// assert!(Board3::from_cells(&[1, 2, 3, 4, 5, 6, 7, 7, 0]).is_err());
+    /// assert!(Board3::from_cells(&[1u8, 2, 3, 4, 5, 6, 7, 8, 0]).is_ok());
+    /// assert!(Board3::from_cells(&[1u8, 2, 3, 4, 5, 6, 7, 7, 0]).is_err());
     /// ```
     ///
     /// # Errors
@@ -400,7 +400,7 @@ impl<const W: usize> Board<W> {
     ///
     /// ```
     /// use solver_core::Board3;
-    /// let swapped = Board3::from_cells(&[2, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
+    /// let swapped = Board3::from_cells(&[2u8, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
     /// assert!(!swapped.can_reach(&Board3::goal()));
     /// ```
     #[must_use]
@@ -424,12 +424,6 @@ impl<const W: usize> Board<W> {
         for (c, &t) in cells.iter_mut().zip(self.cells()) {
             *c = map[t as usize];
         }
-        Self { cells }
-    }
-
-    /// Builds a board from cells known to be valid (internal tables).
-    pub(crate) fn from_valid(cells: [u8; 16]) -> Self {
-        debug_assert!(Self::from_cells(&cells[..Self::CELLS]).is_ok());
         Self { cells }
     }
 }

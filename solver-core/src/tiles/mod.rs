@@ -1,6 +1,11 @@
 //! Sliding-tile puzzles: the 8-puzzle (3×3) and the 15-puzzle (4×4).
 
 mod board;
+pub mod eight;
+pub mod fifteen;
+mod ida;
+mod pdb;
+mod rank;
 
 pub use board::{
     Board, Board3, Board4, BoardError, Move, MoveParseError, ReplayError, format_moves, parse_moves,

@@ -1,0 +1,201 @@
+//! The 8-puzzle to any target: optimal and lexicographically smallest, by table look-up.
+//!
+//! Any two boards with the blank in the same cell differ only by the names of their tiles. So the
+//! tiles of the start are renamed until it is the *canonical* board for its blank cell
+//! ([`Board::canonical`]), the same renaming is applied to the target, and the question becomes:
+//! how does the canonical board reach the renamed target? A breadth-first tree rooted at each of
+//! the nine canonical boards answers that for every reachable board at once (9!/2 = 181,440
+//! boards per tree). The tree stores, in 2 bits per board, the last move of the path to it, so an
+//! answer is a walk back to the root: at most 31 steps.
+//!
+//! Why the walk gives the lexicographically smallest optimal path: BFS visits each layer in the
+//! lexicographic order of the paths that reach its boards, when children are generated in move
+//! order `d, l, r, u` (by induction on the depth: a board is first reached from its smallest
+//! parent by its smallest move). The first visit therefore records the smallest optimal path.
+
+use std::sync::OnceLock;
+
+use super::board::{Board, Board3, Move};
+use super::rank::{pack9, rank9_class};
+
+/// Boards in one parity class: 9!/2.
+const STATES: usize = 181_440;
+/// Bits 0..36 of a packed state hold the cells; bits 36..40 the blank's cell.
+const CELLS_MASK: u64 = (1 << 36) - 1;
+const BLANK_SHIFT: u32 = 36;
+
+/// One BFS tree: the move that last reached each board, 2 bits per board, indexed by rank.
+struct Tree {
+    root: u64,
+    last_move: Vec<u8>,
+}
+
+static TREES: [OnceLock<Tree>; 9] = [const { OnceLock::new() }; 9];
+
+fn tree(blank: usize) -> &'static Tree {
+    TREES[blank].get_or_init(|| Tree::build(blank))
+}
+
+/// Builds every tree now, so later answers cost only their walk (under 100 ms in all).
+pub fn warm_up() {
+    for blank in 0..9 {
+        tree(blank);
+    }
+}
+
+/// Whether every tree is built.
+#[must_use]
+pub fn is_ready() -> bool {
+    TREES.iter().all(|t| t.get().is_some())
+}
+
+/// The optimal move sequence from `start` to `target` that is lexicographically smallest among
+/// the optimal ones, or `None` when `target` cannot be reached (different parity).
+///
+/// ```
+/// use solver_core::{Board3, eight, format_moves};
+/// let start: Board3 = "12X453786".parse().unwrap();
+/// let target: Board3 = "12345678X".parse().unwrap();
+/// assert_eq!(format_moves(&eight::solve(&start, &target).unwrap()), "dd");
+/// ```
+#[must_use]
+pub fn solve(start: &Board3, target: &Board3) -> Option<Vec<Move>> {
+    if !start.can_reach(target) {
+        return None;
+    }
+    let blank = start.blank();
+    let canonical = Board3::canonical(blank);
+    let mut rename = [0u8; 16];
+    for (&from, &to) in start.cells().iter().zip(canonical.cells()) {
+        rename[from as usize] = to;
+    }
+    let renamed = target.relabel(&rename);
+    Some(tree(blank).walk_back(&renamed))
+}
+
+/// The packed state of a board: its cells and its blank's cell.
+fn pack(board: &Board3) -> u64 {
+    pack9(board.cells()) | ((board.blank() as u64) << BLANK_SHIFT)
+}
+
+/// The state's index in its tree.
+#[inline]
+fn rank(state: u64) -> usize {
+    rank9_class(state & CELLS_MASK, (state >> BLANK_SHIFT) as usize) as usize
+}
+
+/// Moves the blank of a packed state to cell `to` (a neighbour of its cell).
+#[inline]
+fn slide(state: u64, to: usize) -> u64 {
+    let blank = (state >> BLANK_SHIFT) as usize;
+    let tile = (state >> (4 * to)) & 0xF;
+    let cells = (state & CELLS_MASK & !(0xF << (4 * to))) | (tile << (4 * blank));
+    cells | ((to as u64) << BLANK_SHIFT)
+}
+
+/// Neighbour of each cell in each move's direction, `NONE` off the board.
+const NONE: u8 = u8::MAX;
+const NEIGHBOURS: [[u8; 4]; 9] = {
+    let mut table = [[NONE; 4]; 9];
+    let mut cell = 0;
+    while cell < 9 {
+        let mut m = 0;
+        while m < 4 {
+            if let Some(to) = Move::ALL[m].target(cell, 3) {
+                table[cell][m] = to as u8;
+            }
+            m += 1;
+        }
+        cell += 1;
+    }
+    table
+};
+
+impl Tree {
+    fn build(blank: usize) -> Self {
+        let root = pack(&Board::canonical(blank));
+        let mut last_move = vec![0u8; STATES / 4];
+        let mut visited = vec![0u64; STATES.div_ceil(64)];
+        let mut queue: Vec<u64> = Vec::with_capacity(STATES);
+        let root_rank = rank(root) as usize;
+        visited[root_rank / 64] |= 1 << (root_rank % 64);
+        // Bits 40..43 of a queued state: 1 + the move that reached it (0 for the root), so its
+        // reverse, which leads straight back to a visited board, is skipped.
+        queue.push(root);
+        let mut head = 0;
+        while let Some(&entry) = queue.get(head) {
+            head += 1;
+            let state = entry & ((1 << 40) - 1);
+            let came_by = (entry >> 40) as usize;
+            let blank = (state >> BLANK_SHIFT) as usize;
+            for (m, &to) in NEIGHBOURS[blank].iter().enumerate() {
+                if to == NONE || (came_by != 0 && Move::ALL[came_by - 1].reverse().index() == m) {
+                    continue;
+                }
+                let next = slide(state, to as usize);
+                let r = rank(next) as usize;
+                let bit = 1u64 << (r % 64);
+                if visited[r / 64] & bit == 0 {
+                    visited[r / 64] |= bit;
+                    last_move[r / 4] |= (m as u8) << (2 * (r % 4));
+                    queue.push(next | (((m + 1) as u64) << 40));
+                }
+            }
+        }
+        debug_assert_eq!(queue.len(), STATES);
+        Self { root, last_move }
+    }
+
+    /// The path from the root to `board` (which must be in the root's parity class).
+    fn walk_back(&self, board: &Board3) -> Vec<Move> {
+        let mut state = pack(board);
+        let mut moves = Vec::with_capacity(31);
+        while state != self.root {
+            let r = rank(state) as usize;
+            let mv = Move::ALL[usize::from((self.last_move[r / 4] >> (2 * (r % 4))) & 3)];
+            moves.push(mv);
+            let blank = (state >> BLANK_SHIFT) as usize;
+            let back = mv
+                .reverse()
+                .target(blank, 3)
+                .expect("tree moves stay on the board");
+            state = slide(state, back);
+            debug_assert!(moves.len() <= 31, "the 8-puzzle's diameter is 31");
+        }
+        moves.reverse();
+        moves
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format_moves;
+
+    #[test]
+    fn samples() {
+        let solve_str = |s: &str, t: &str| {
+            let (s, t): (Board3, Board3) = (s.parse().unwrap(), t.parse().unwrap());
+            solve(&s, &t).map(|m| format_moves(&m))
+        };
+        assert_eq!(solve_str("12X453786", "12345678X").as_deref(), Some("dd"));
+        assert_eq!(
+            solve_str("564178X23", "7568X4123").as_deref(),
+            Some("urrulldr")
+        );
+        assert_eq!(solve_str("12345678X", "12345678X").as_deref(), Some(""));
+        assert_eq!(solve_str("21345678X", "12345678X"), None);
+        let poj = solve_str("2 3 4 1 5 x 7 6 8", "12345678X").unwrap();
+        assert_eq!(poj.len(), 19);
+    }
+
+    #[test]
+    fn the_two_hardest_boards_need_31_moves() {
+        for hard in ["8 6 7 2 5 4 3 x 1", "6 4 7 8 5 x 3 2 1"] {
+            let start: Board3 = hard.parse().unwrap();
+            let moves = solve(&start, &Board3::goal()).unwrap();
+            assert_eq!(moves.len(), 31, "{hard}");
+            assert_eq!(start.replay(&moves).unwrap(), Board3::goal());
+        }
+    }
+}

@@ -1,0 +1,348 @@
+//! The 15-puzzle: optimal and lexicographically smallest answers by IDA* with additive pattern
+//! databases.
+//!
+//! The databases (6-6-3, Korf & Felner 2002) are built for the standard goal, blank in the
+//! bottom-right cell. Every lookup also reads them for the board reflected about the main
+//! diagonal with each tile renamed to the tile whose goal cell is the reflected one; that maps
+//! the goal onto itself, so it is a second admissible bound, and the heuristic takes the larger.
+//!
+//! Other targets are brought to that goal where the board's symmetries allow: a target with its
+//! blank in the bottom-right cell by renaming tiles, one with its blank in any corner by turning
+//! the board first (and searching the turned moves in the order that keeps the original answer
+//! lexicographically smallest). A target with its blank elsewhere is searched with the Manhattan
+//! distance: still optimal and smallest, but only practical for nearby targets.
+
+use std::sync::OnceLock;
+
+use super::board::{Board4, Move};
+use super::ida::{self, Heuristic, Manhattan};
+use super::pdb::Pdb;
+use crate::stop::{SearchStats, Stop, Stopped};
+
+/// The 6-6-3 partition for the blank-last goal: the left two columns of the top three rows, the
+/// right two columns of the top three rows, and the bottom row.
+const PARTITION_663: [&[u8]; 3] = [&[1, 2, 5, 6, 9, 10], &[3, 4, 7, 8, 11, 12], &[13, 14, 15]];
+
+/// An answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution {
+    /// The moves of the blank, optimal and lexicographically smallest among the optimal.
+    pub moves: Vec<Move>,
+    /// The work the search did.
+    pub stats: SearchStats,
+    /// Which heuristic guided the search: `"pdb-663"` or `"manhattan"`.
+    pub method: &'static str,
+}
+
+/// A 15-puzzle search that ended without an answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FifteenError {
+    /// The stop check fired (cancelled, deadline or node budget).
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
+}
+
+static PDB_663: OnceLock<Additive> = OnceLock::new();
+
+fn pdb_663() -> &'static Additive {
+    PDB_663.get_or_init(|| Additive::build(&PARTITION_663))
+}
+
+/// Builds the pattern databases now (a few seconds), so that the first search does not wait.
+pub fn warm_up() {
+    pdb_663();
+}
+
+/// Whether the pattern databases are built.
+#[must_use]
+pub fn is_ready() -> bool {
+    PDB_663.get().is_some()
+}
+
+/// The optimal move sequence from `start` to `target`, lexicographically smallest among the
+/// optimal ones; `Ok(None)` when the target cannot be reached (parity), without searching.
+///
+/// ```no_run
+/// use solver_core::{Board4, Stop, fifteen, format_moves};
+/// let start: Board4 = "2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15".parse().unwrap();
+/// let answer = fifteen::solve(&start, &Board4::goal(), &Stop::never()).unwrap().unwrap();
+/// assert_eq!(format_moves(&answer.moves), "llldrdrdr");
+/// ```
+///
+/// # Errors
+/// [`FifteenError::Stopped`] when `stop` fires before the answer is found.
+pub fn solve(
+    start: &Board4,
+    target: &Board4,
+    stop: &Stop,
+) -> Result<Option<Solution>, FifteenError> {
+    if !start.can_reach(target) {
+        return Ok(None);
+    }
+    let Some(turn) = Turn::bringing_home(target.blank()) else {
+        let cells = cells_of(start);
+        let (moves, stats) =
+            ida::search(&Manhattan::new(&cells_of(target)), cells, Move::ALL, stop)?;
+        return Ok(Some(Solution {
+            moves,
+            stats,
+            method: "manhattan",
+        }));
+    };
+    let (start, target) = (turn.apply(start), turn.apply(target));
+    // Rename tiles so that the turned target is the goal.
+    let mut rename = [0u8; 16];
+    for (&tile, &goal_tile) in target.cells().iter().zip(Board4::goal().cells()) {
+        rename[tile as usize] = goal_tile;
+    }
+    let cells = cells_of(&start.relabel(&rename));
+    let order = Move::ALL.map(|m| turn.moves[m.index()]);
+    let (moves, stats) = ida::search(pdb_663(), cells, order, stop)?;
+    let moves = moves.into_iter().map(|m| turn.undo_move(m)).collect();
+    Ok(Some(Solution {
+        moves,
+        stats,
+        method: "pdb-663",
+    }))
+}
+
+fn cells_of(board: &Board4) -> [u8; 16] {
+    let mut cells = [0u8; 16];
+    cells.copy_from_slice(board.cells());
+    cells
+}
+
+/// A rotation of the board that carries a corner to the bottom-right cell.
+#[derive(Debug, Clone, Copy)]
+struct Turn {
+    /// `cell[c]`: where cell `c` goes.
+    cell: [u8; 16],
+    /// `moves[m]`: what move `m` becomes.
+    moves: [Move; 4],
+}
+
+impl Turn {
+    /// The rotation taking cell `blank` to cell 15, if `blank` is a corner.
+    fn bringing_home(blank: usize) -> Option<Self> {
+        // Cell (r, c) goes to the returned (row, col).
+        let rotate: fn(usize, usize) -> (usize, usize) = match blank {
+            15 => |r, c| (r, c),
+            0 => |r, c| (3 - r, 3 - c),
+            3 => |r, c| (c, 3 - r),
+            12 => |r, c| (3 - c, r),
+            _ => return None,
+        };
+        let mut cell = [0u8; 16];
+        for (c, slot) in cell.iter_mut().enumerate() {
+            let (r2, c2) = rotate(c / 4, c % 4);
+            *slot = (r2 * 4 + c2) as u8;
+        }
+        // A move from cell 5 (which has all four neighbours) shows where each direction goes.
+        let moves = Move::ALL.map(|m| {
+            let to = m.target(5, 4).expect("cell 5 is inside");
+            let (from2, to2) = (cell[5] as usize, cell[to] as usize);
+            *Move::ALL
+                .iter()
+                .find(|m2| m2.target(from2, 4) == Some(to2))
+                .expect("rotations keep neighbours")
+        });
+        Some(Self { cell, moves })
+    }
+
+    fn apply(&self, board: &Board4) -> Board4 {
+        let mut cells = [0u8; 16];
+        for (c, &tile) in board.cells().iter().enumerate() {
+            cells[self.cell[c] as usize] = tile;
+        }
+        Board4::from_cells(&cells).expect("a rotation keeps a board valid")
+    }
+
+    fn undo_move(&self, turned: Move) -> Move {
+        Move::ALL[self
+            .moves
+            .iter()
+            .position(|&m| m == turned)
+            .expect("moves map onto moves")]
+    }
+}
+
+/// Sum of disjoint pattern databases, maxed with the same sum on the reflected board.
+#[derive(Debug)]
+struct Additive {
+    pdbs: Vec<Pdb>,
+    /// Pattern and slot of each tile (index 0, the blank, unused).
+    pattern_of: [u8; 16],
+    slot_of: [u8; 16],
+}
+
+/// Reflection about the main diagonal: cell (r, c) ↔ (c, r).
+const MIRROR_CELL: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut c = 0;
+    while c < 16 {
+        t[c] = ((c % 4) * 4 + c / 4) as u8;
+        c += 1;
+    }
+    t
+};
+
+/// The tile whose goal cell mirrors tile `t`'s goal cell (the blank stays the blank).
+const MIRROR_TILE: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut tile = 1;
+    while tile < 16 {
+        t[tile] = MIRROR_CELL[tile - 1] + 1;
+        tile += 1;
+    }
+    t
+};
+
+/// Per-node heuristic state: the slot cells of every pattern, for the board and its mirror
+/// image, and the running sums of their database values.
+#[derive(Debug, Clone, Copy)]
+struct AdditiveState {
+    cells: [[[u8; 8]; 4]; 2],
+    values: [[u8; 4]; 2],
+    sums: [u32; 2],
+}
+
+impl Additive {
+    fn build(partition: &[&[u8]]) -> Self {
+        let pdbs = std::thread::scope(|scope| {
+            let handles: Vec<_> = partition
+                .iter()
+                .map(|tiles| scope.spawn(|| Pdb::build(tiles)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("database build does not panic"))
+                .collect::<Vec<_>>()
+        });
+        let mut pattern_of = [0u8; 16];
+        let mut slot_of = [0u8; 16];
+        for (p, pdb) in pdbs.iter().enumerate() {
+            for (s, &tile) in pdb.tiles().iter().enumerate() {
+                pattern_of[tile as usize] = p as u8;
+                slot_of[tile as usize] = s as u8;
+            }
+        }
+        Self {
+            pdbs,
+            pattern_of,
+            slot_of,
+        }
+    }
+
+    #[inline]
+    fn lookup(&self, state: &AdditiveState, side: usize, pattern: usize) -> u8 {
+        let pdb = &self.pdbs[pattern];
+        pdb.get(&state.cells[side][pattern][..pdb.tiles().len()])
+    }
+
+    /// Places `tile` at `cell` on side 0 and its mirror image on side 1, updating the sums.
+    #[inline]
+    fn place(&self, state: &mut AdditiveState, tile: u8, cell: u8, refresh: bool) {
+        for (side, (t, c)) in [
+            (tile, cell),
+            (MIRROR_TILE[tile as usize], MIRROR_CELL[cell as usize]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let (p, s) = (
+                self.pattern_of[t as usize] as usize,
+                self.slot_of[t as usize] as usize,
+            );
+            state.cells[side][p][s] = c;
+            if refresh {
+                let value = self.lookup(state, side, p);
+                state.sums[side] =
+                    state.sums[side] + u32::from(value) - u32::from(state.values[side][p]);
+                state.values[side][p] = value;
+            }
+        }
+    }
+}
+
+impl Heuristic for Additive {
+    type State = AdditiveState;
+
+    fn start(&self, cells: &[u8; 16]) -> AdditiveState {
+        let mut state = AdditiveState {
+            cells: [[[0; 8]; 4]; 2],
+            values: [[0; 4]; 2],
+            sums: [0; 2],
+        };
+        for (c, &tile) in cells.iter().enumerate() {
+            if tile != 0 {
+                self.place(&mut state, tile, c as u8, false);
+            }
+        }
+        for side in 0..2 {
+            for p in 0..self.pdbs.len() {
+                state.values[side][p] = self.lookup(&state, side, p);
+            }
+            state.sums[side] = state.values[side].iter().map(|&v| u32::from(v)).sum();
+        }
+        state
+    }
+
+    #[inline]
+    fn moved(&self, state: &AdditiveState, tile: u8, _from: u8, to: u8) -> AdditiveState {
+        let mut next = *state;
+        self.place(&mut next, tile, to, true);
+        next
+    }
+
+    #[inline]
+    fn value(&self, state: &AdditiveState) -> u32 {
+        state.sums[0].max(state.sums[1])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format_moves;
+
+    #[test]
+    fn mirror_maps_the_goal_onto_itself() {
+        let goal = Board4::goal();
+        for (c, &t) in goal.cells().iter().enumerate() {
+            assert_eq!(
+                goal.cells()[MIRROR_CELL[c] as usize],
+                MIRROR_TILE[t as usize]
+            );
+        }
+    }
+
+    #[test]
+    fn turns_keep_moves_consistent() {
+        let start: Board4 = "2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15".parse().unwrap();
+        for corner in [0, 3, 12, 15] {
+            let turn = Turn::bringing_home(corner).unwrap();
+            assert_eq!(turn.cell[corner], 15);
+            for m in Move::ALL {
+                let direct = start.apply(m).map(|b| turn.apply(&b));
+                let turned = turn.apply(&start).apply(turn.moves[m.index()]);
+                assert_eq!(direct, turned);
+                assert_eq!(turn.undo_move(turn.moves[m.index()]), m);
+            }
+        }
+        assert!(Turn::bringing_home(5).is_none());
+    }
+
+    #[test]
+    fn uva_sample() {
+        let start: Board4 = "2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15".parse().unwrap();
+        let answer = solve(&start, &Board4::goal(), &Stop::never())
+            .unwrap()
+            .unwrap();
+        assert_eq!(format_moves(&answer.moves), "llldrdrdr");
+        let unsolvable: Board4 = "13 1 2 4 5 0 3 7 9 6 10 12 15 8 11 14".parse().unwrap();
+        assert_eq!(
+            solve(&unsolvable, &Board4::goal(), &Stop::never()).unwrap(),
+            None
+        );
+    }
+}

@@ -1,0 +1,222 @@
+//! Property tests: every solver against plain breadth-first search on random inputs.
+//!
+//! The oracles share nothing with the solvers but the board type and its moves: they search
+//! with hash maps and compute the lexicographically smallest optimal path greedily, taking at
+//! every step the first move (in `d, l, r, u` order) that brings the exact distance down by one.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::LazyLock;
+
+use proptest::prelude::*;
+use solver_core::solitaire::{self, Position, Square};
+use solver_core::{Board, Board3, Board4, Move, Stop, eight, fifteen};
+
+/// Exact distances to `target` of every board within `radius` moves of it (all of them if
+/// `radius` is large enough).
+fn distances_to<const W: usize>(target: Board<W>, radius: u8) -> HashMap<Board<W>, u8> {
+    let mut dist = HashMap::from([(target, 0u8)]);
+    let mut queue = VecDeque::from([target]);
+    while let Some(board) = queue.pop_front() {
+        let d = dist[&board];
+        if d == radius {
+            continue;
+        }
+        for mv in Move::ALL {
+            if let Some(next) = board.apply(mv) {
+                dist.entry(next).or_insert_with(|| {
+                    queue.push_back(next);
+                    d + 1
+                });
+            }
+        }
+    }
+    dist
+}
+
+/// The lexicographically smallest optimal path, given exact distances to the target of every
+/// board on it.
+fn greedy_path<const W: usize>(start: Board<W>, dist: &HashMap<Board<W>, u8>) -> Vec<Move> {
+    let mut board = start;
+    let mut path = Vec::new();
+    while dist[&board] > 0 {
+        let (mv, next) = Move::ALL
+            .iter()
+            .filter_map(|&m| board.apply(m).map(|b| (m, b)))
+            .find(|(_, b)| dist.get(b).is_some_and(|&d| d + 1 == dist[&board]))
+            .expect("some move gets closer");
+        path.push(mv);
+        board = next;
+    }
+    path
+}
+
+fn board3() -> impl Strategy<Value = Board3> {
+    Just((0u8..9).collect::<Vec<_>>())
+        .prop_shuffle()
+        .prop_map(|cells| Board3::from_cells(&cells).unwrap())
+}
+
+fn random_walk<const W: usize>(from: Board<W>, choices: &[u8]) -> Board<W> {
+    choices.iter().fold(from, |b, &c| {
+        b.apply(Move::ALL[c as usize % 4]).unwrap_or(b)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// 3×3, any target: 200 targets × 16 starts = 3,200 pairs, each checked for solvability,
+    /// optimal length, lexicographic minimum and replay.
+    #[test]
+    fn eight_matches_bfs(target in board3(), starts in prop::collection::vec(board3(), 16)) {
+        let dist = distances_to(target, u8::MAX);
+        for start in starts {
+            let answer = eight::solve(&start, &target);
+            match dist.get(&start) {
+                None => prop_assert!(answer.is_none(), "{start:?} cannot reach {target:?}"),
+                Some(&d) => {
+                    let moves = answer.expect("reachable");
+                    prop_assert_eq!(moves.len(), usize::from(d));
+                    prop_assert_eq!(start.replay(&moves).unwrap(), target);
+                    prop_assert_eq!(moves, greedy_path(start, &dist));
+                }
+            }
+        }
+    }
+}
+
+/// Radius of the exact table around the 4×4 goal used by the 4×4 oracle.
+const RADIUS: u8 = 13;
+static NEAR_GOAL: LazyLock<HashMap<Board4, u8>> =
+    LazyLock::new(|| distances_to(Board4::goal(), RADIUS));
+
+/// The optimal, lexicographically smallest path to the 4×4 goal by exhaustive depth-first search
+/// in move order, bounded by the exact distances near the goal (a board outside the table is
+/// more than `RADIUS` away), deepening one move at a time.
+fn oracle_fifteen(start: Board4) -> Vec<Move> {
+    fn lower_bound(b: &Board4) -> usize {
+        NEAR_GOAL
+            .get(b)
+            .map_or(usize::from(RADIUS) + 1, |&d| usize::from(d))
+    }
+    fn dfs(b: Board4, budget: usize, path: &mut Vec<Move>) -> bool {
+        if b == Board4::goal() {
+            return true;
+        }
+        if lower_bound(&b) > budget {
+            return false;
+        }
+        for mv in Move::ALL {
+            if let Some(next) = b.apply(mv) {
+                path.push(mv);
+                if dfs(next, budget - 1, path) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        false
+    }
+    (lower_bound(&start)..)
+        .find_map(|bound| {
+            let mut path = Vec::new();
+            dfs(start, bound, &mut path).then_some(path)
+        })
+        .expect("solvable")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// 4×4 boards scrambled by random walks of up to 25 moves.
+    #[test]
+    fn fifteen_matches_oracle(walk in prop::collection::vec(0u8..4, 0..=25)) {
+        let start = random_walk(Board4::goal(), &walk);
+        let answer = fifteen::solve(&start, &Board4::goal(), &Stop::never()).unwrap().unwrap();
+        prop_assert_eq!(start.replay(&answer.moves).unwrap(), Board4::goal());
+        prop_assert_eq!(answer.moves, oracle_fifteen(start));
+    }
+}
+
+fn position() -> impl Strategy<Value = Position> {
+    prop::sample::subsequence((0u32..64).collect::<Vec<_>>(), 4)
+        .prop_shuffle()
+        .prop_map(|squares| {
+            let squares: Vec<Square> = squares
+                .iter()
+                .map(|&i| Square::new(i / 8 + 1, i % 8 + 1).unwrap())
+                .collect();
+            Position::new(&squares).unwrap()
+        })
+}
+
+/// Every position one move from `p`, by the rules written out plainly.
+fn solitaire_moves(p: &Position) -> Vec<Position> {
+    let occupied: Vec<(i32, i32)> = p
+        .squares()
+        .iter()
+        .map(|s| (s.row() as i32, s.col() as i32))
+        .collect();
+    let is_free = |r: i32, c: i32| {
+        (1..=8).contains(&r) && (1..=8).contains(&c) && !occupied.contains(&(r, c))
+    };
+    let mut out = Vec::new();
+    for (i, &(r, c)) in occupied.iter().enumerate() {
+        for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+            let (nr, nc) = (r + dr, c + dc);
+            let dest = if is_free(nr, nc) {
+                Some((nr, nc))
+            } else if occupied.contains(&(nr, nc)) && is_free(nr + dr, nc + dc) {
+                Some((nr + dr, nc + dc))
+            } else {
+                None
+            };
+            if let Some((tr, tc)) = dest {
+                let mut squares: Vec<Square> = occupied
+                    .iter()
+                    .map(|&(r, c)| Square::new(r as u32, c as u32).unwrap())
+                    .collect();
+                squares[i] = Square::new(tr as u32, tc as u32).unwrap();
+                out.push(Position::new(&squares).unwrap());
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+
+    /// Solitaire: 100 starts × 30 ends at distances 0..10 (random walks) = 3,000 pairs, checked
+    /// for the exact distance, YES/NO at several limits, and a legal replayed sequence.
+    #[test]
+    fn solitaire_matches_bfs(start in position(), walks in prop::collection::vec(prop::collection::vec(0usize..64, 0..=10), 30)) {
+        // Plain BFS from the start, 10 layers deep.
+        let mut dist = HashMap::from([(start, 0u32)]);
+        let mut layer = vec![start];
+        for d in 1..=10 {
+            let mut next = Vec::new();
+            for p in &layer {
+                for q in solitaire_moves(p) {
+                    dist.entry(q).or_insert_with(|| { next.push(q); d });
+                }
+            }
+            layer = next;
+        }
+        for walk in walks {
+            let end = walk.iter().fold(start, |p, &c| {
+                let moves = solitaire_moves(&p);
+                if moves.is_empty() { p } else { moves[c % moves.len()] }
+            });
+            let d = dist[&end];
+            for limit in [d.saturating_sub(1), d, 8, 10] {
+                let answer = solitaire::solve(&start, &end, limit, &Stop::never()).unwrap();
+                prop_assert_eq!(answer.is_some(), d <= limit, "distance {} limit {}", d, limit);
+                if let Some(answer) = answer {
+                    prop_assert_eq!(answer.steps.len() as u32, d);
+                    prop_assert_eq!(solitaire::replay(&start, &answer.steps).unwrap(), end);
+                }
+            }
+        }
+    }
+}
