@@ -9,6 +9,12 @@
       Solves an HDU 3567 sample through SolveEight (grpcurl, the repo's .proto, one bidi stream),
       prints the judge output and compares it byte for byte with EXPECTED.out.
 
+  grpc_check.py korf-requests KORF.txt OUT.jsonl
+      Writes Korf's 15-puzzles (id, optimal length, 16 cells per line) as SolveFifteen requests.
+  grpc_check.py korf-verify KORF.txt REPLIES.json
+      Checks grpcurl's replies: every case answered, each move string replayed from its board
+      reaches the goal in exactly the known optimal number of moves.
+
 Every call has a deadline; failures print what went wrong and exit non-zero.
 """
 
@@ -70,16 +76,7 @@ def judge_hdu3567(addr, proto_root, cases_path, expected_path):
     if run.returncode != 0:
         print(f"FAIL: grpcurl exited {run.returncode}: {run.stderr.strip()}", file=sys.stderr)
         return 1
-    replies = {}
-    decoder = json.JSONDecoder()
-    text, pos = run.stdout, 0
-    while True:
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if pos >= len(text):
-            break
-        reply, pos = decoder.raw_decode(text, pos)
-        replies[int(reply.get("id", 0))] = reply
+    replies = {int(r.get("id", 0)): r for r in read_replies(run.stdout)}
     lines = []
     for case in range(1, count + 1):
         reply = replies.get(case)
@@ -101,11 +98,82 @@ def judge_hdu3567(addr, proto_root, cases_path, expected_path):
     return 0
 
 
+def read_replies(text):
+    """grpcurl prints each reply as a JSON object; they follow one another."""
+    decoder, pos, replies = json.JSONDecoder(), 0, []
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            return replies
+        reply, pos = decoder.raw_decode(text, pos)
+        replies.append(reply)
+
+
+def read_korf(path):
+    cases = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if fields and not fields[0].startswith("#"):
+                cases.append((int(fields[0]), int(fields[1]), [int(x) for x in fields[2:18]]))
+    return cases
+
+
+def korf_requests(korf_path, out_path):
+    with open(out_path, "w", encoding="utf-8") as out:
+        for case_id, _, cells in read_korf(korf_path):
+            out.write(json.dumps({"id": case_id, "start": cells}) + "\n")
+    return 0
+
+
+def replay(cells, moves, width=4):
+    """Moves the blank by each letter (u d l r); None if a move leaves the board."""
+    cells = list(cells)
+    blank = cells.index(0)
+    steps = {"u": -width, "d": width, "l": -1, "r": 1}
+    for letter in moves:
+        row, col = divmod(blank, width)
+        if (letter == "u" and row == 0) or (letter == "d" and row == width - 1) \
+                or (letter == "l" and col == 0) or (letter == "r" and col == width - 1):
+            return None
+        target = blank + steps[letter]
+        cells[blank], cells[target] = cells[target], 0
+        blank = target
+    return cells
+
+
+def korf_verify(korf_path, replies_path):
+    with open(replies_path, encoding="utf-8") as f:
+        replies = {int(r.get("id", 0)): r for r in read_replies(f.read())}
+    goal = list(range(1, 16)) + [0]
+    bad = []
+    cases = read_korf(korf_path)
+    for case_id, optimal, cells in cases:
+        reply = replies.get(case_id)
+        moves = (reply or {}).get("solution", {}).get("moves")
+        if moves is None:
+            bad.append(f"case {case_id}: no solution ({reply})")
+        elif replay(cells, moves) != goal:
+            bad.append(f"case {case_id}: {moves!r} does not reach the goal")
+        elif len(moves) != optimal:
+            bad.append(f"case {case_id}: {len(moves)} moves, optimum is {optimal}")
+    if bad:
+        print("FAIL: " + "\n      ".join(bad), file=sys.stderr)
+        return 1
+    print(f"ok: all {len(cases)} cases answered, replayed to the goal, optimal")
+    return 0
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
     command, addr = sys.argv[1], sys.argv[2]
+    if command == "korf-requests":
+        return korf_requests(sys.argv[2], sys.argv[3])
+    if command == "korf-verify":
+        return korf_verify(sys.argv[2], sys.argv[3])
     if command == "wait-serving":
         return wait_serving(addr, float(sys.argv[3]))
     if command == "health":
