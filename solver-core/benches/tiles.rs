@@ -1,2 +1,101 @@
-//! Benchmarks.
-fn main() {}
+//! Sliding-tile benchmarks: the 3×3 tables and answers, the 4×4 databases and searches.
+//!
+//! `cargo bench -p solver-core --bench tiles`. Korf's 100 as a whole (about ten seconds a run) is
+//! measured by `cargo run --release -p solver-core --example korf100` instead; here a fixed
+//! subset of it keeps the bench short.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use solver_core::fifteen::{Partition, PatternDatabases};
+use solver_core::{Board3, Board4, Move, Stop, eight};
+
+/// A small deterministic generator, so every run measures the same boards.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+
+    fn board3(&mut self) -> Board3 {
+        let mut cells: Vec<u8> = (0..9).collect();
+        for i in (1..9).rev() {
+            cells.swap(i, (self.next() % (i as u64 + 1)) as usize);
+        }
+        Board3::from_cells(&cells).unwrap()
+    }
+}
+
+fn eight_tables(c: &mut Criterion) {
+    c.bench_function("eight/build all nine trees", |b| {
+        b.iter(eight::Tables::build);
+    });
+    let tables = eight::Tables::build();
+    let mut rng = Lcg(7);
+    let pairs: Vec<(Board3, Board3)> = (0..1024)
+        .map(|_| (rng.board3(), rng.board3()))
+        .filter(|(s, t)| s.can_reach(t))
+        .collect();
+    let mut i = 0;
+    c.bench_function("eight/one answer (random start and target)", |b| {
+        b.iter(|| {
+            i = (i + 1) % pairs.len();
+            let (s, t) = &pairs[i];
+            black_box(tables.solve(black_box(s), black_box(t)))
+        });
+    });
+}
+
+fn korf_subset() -> Vec<Board4> {
+    // Instances 2, 4, 5, 8, 9, 12, 13: between 45 and 56 moves, a few milliseconds each.
+    let wanted = [2, 4, 5, 8, 9, 12, 13];
+    include_str!("../tests/data/korf100.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            l.split_whitespace()
+                .map(|t| t.parse::<u64>().unwrap())
+                .collect::<Vec<_>>()
+        })
+        .filter(|n| wanted.contains(&n[0]))
+        .map(|n| Board4::from_cells(&n[2..]).unwrap())
+        .collect()
+}
+
+fn fifteen(c: &mut Criterion) {
+    let mut group = c.benchmark_group("fifteen");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(60));
+    group.bench_function("build 6-6-3 databases", |b| {
+        b.iter(|| PatternDatabases::build(Partition::P663));
+    });
+    group.finish();
+
+    let pdb = PatternDatabases::build(Partition::P663);
+    let boards = korf_subset();
+    let mut group = c.benchmark_group("fifteen");
+    group.sample_size(10);
+    group.bench_function("korf subset (7 instances, 45..56 moves)", |b| {
+        b.iter(|| {
+            for board in &boards {
+                let answer = pdb
+                    .solve(board, &Board4::goal(), &Stop::never())
+                    .unwrap()
+                    .unwrap();
+                black_box(answer.moves.len());
+            }
+        });
+    });
+    group.finish();
+    black_box(Move::ALL);
+}
+
+criterion_group!(benches, eight_tables, fifteen);
+criterion_main!(benches);

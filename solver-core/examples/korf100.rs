@@ -1,50 +1,101 @@
 //! Solves Korf's 100 fifteen-puzzle instances once each and checks every length.
 //!
-//! `cargo run --release -p solver-core --example korf100 [FIRST [LAST]]` prints one line per
-//! instance and the totals: search time (databases excluded), nodes expanded, database build time.
+//! ```text
+//! cargo run --release -p solver-core --example korf100 -- [--partition 663|78] [--file PATH] [FIRST [LAST]]
+//! ```
+//!
+//! With `--file`, the databases are read from PATH if it exists, else built and written there.
+//! Prints one line per instance and the totals: search time (databases excluded), nodes
+//! expanded, database build or load time, and the process's peak resident memory.
 
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+use std::path::PathBuf;
 use std::time::Instant;
 
-use solver_core::{Board4, Stop, fifteen};
+use solver_core::fifteen::{Partition, PatternDatabases};
+use solver_core::{Board4, Stop};
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("instance numbers"))
-        .collect();
-    let first = args.first().copied().unwrap_or(1);
-    let last = args.get(1).copied().unwrap_or(100);
+    let mut partition = Partition::P663;
+    let mut file: Option<PathBuf> = None;
+    let mut range = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--partition" => {
+                partition = match args.next().as_deref() {
+                    Some("663") => Partition::P663,
+                    Some("78") => Partition::P78,
+                    other => panic!("--partition takes 663 or 78, not {other:?}"),
+                }
+            }
+            "--file" => file = Some(args.next().expect("--file takes a path").into()),
+            n => range.push(n.parse::<usize>().expect("instance numbers")),
+        }
+    }
+    let first = range.first().copied().unwrap_or(1);
+    let last = range.get(1).copied().unwrap_or(100);
 
-    let build = Instant::now();
-    fifteen::warm_up();
-    let build = build.elapsed();
-    println!("pattern databases built in {:.2} s", build.as_secs_f64());
+    let t = Instant::now();
+    let databases = match &file {
+        Some(path) if path.exists() => {
+            let reader = BufReader::new(File::open(path).expect("open the database file"));
+            let dbs =
+                PatternDatabases::read_from(reader, partition).expect("a valid database file");
+            println!(
+                "databases loaded from {} in {:.2} s",
+                path.display(),
+                t.elapsed().as_secs_f64()
+            );
+            dbs
+        }
+        _ => {
+            let dbs = PatternDatabases::build(partition);
+            println!("databases built in {:.2} s", t.elapsed().as_secs_f64());
+            if let Some(path) = &file {
+                let t = Instant::now();
+                dbs.write_to(BufWriter::new(
+                    File::create(path).expect("create the database file"),
+                ))
+                .expect("write the database file");
+                println!(
+                    "written to {} in {:.2} s",
+                    path.display(),
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            dbs
+        }
+    };
 
     let mut total_time = 0.0;
     let mut total_nodes = 0u64;
+    let mut solved = 0;
     let mut wrong = 0;
     for line in include_str!("../tests/data/korf100.txt").lines() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let numbers: Vec<usize> = line
+        let numbers: Vec<u64> = line
             .split_whitespace()
             .map(|t| t.parse().expect("numbers"))
             .collect();
-        let (id, optimal) = (numbers[0], numbers[1]);
+        let (id, optimal) = (numbers[0] as usize, numbers[1] as usize);
         if id < first || id > last {
             continue;
         }
-        let board = Board4::from_cells(&numbers[2..].iter().map(|&n| n as u64).collect::<Vec<_>>())
-            .expect("valid board");
+        let board = Board4::from_cells(&numbers[2..]).expect("valid board");
         let t = Instant::now();
-        let answer = fifteen::solve(&board, &Board4::goal(), &Stop::never())
+        let answer = databases
+            .solve(&board, &Board4::goal(), &Stop::never())
             .expect("no stop")
             .expect("solvable");
         let secs = t.elapsed().as_secs_f64();
         let ok = answer.moves.len() == optimal
             && board.replay(&answer.moves).ok() == Some(Board4::goal());
         wrong += usize::from(!ok);
+        solved += 1;
         total_time += secs;
         total_nodes += answer.stats.nodes;
         println!(
@@ -56,8 +107,18 @@ fn main() {
         );
     }
     println!(
-        "total {total_time:.2} s, {total_nodes} nodes, {wrong} wrong ({} method)",
-        "pdb-663"
+        "{} instances: search {total_time:.2} s, {total_nodes} nodes ({} per instance), {wrong} wrong, method {}",
+        solved,
+        total_nodes / solved.max(1) as u64,
+        databases.partition().method()
     );
+    if let Ok(status) = std::fs::read_to_string("/proc/self/status") {
+        for line in status
+            .lines()
+            .filter(|l| l.starts_with("VmHWM") || l.starts_with("VmRSS"))
+        {
+            println!("{line}");
+        }
+    }
     assert_eq!(wrong, 0, "wrong answers");
 }

@@ -148,3 +148,37 @@ fn a_jump_cannot_land_on_a_piece() {
     assert!(answer.steps.len() > 1);
     assert_eq!(solitaire::replay(&start, &answer.steps).unwrap(), end);
 }
+
+/// Splitting the search over threads must not change a single move.
+#[test]
+fn parallel_search_gives_the_same_answer() {
+    // Instances 1, 3, 7 and 10 each take hundreds of thousands to millions of nodes: their last
+    // iterations run split.
+    for id in [1, 3, 7, 10] {
+        let (board, optimal) = korf(id);
+        let one = fifteen::solve(&board, &Board4::goal(), &Stop::never())
+            .unwrap()
+            .unwrap();
+        for threads in [2, 3] {
+            let many = fifteen::solve_parallel(&board, &Board4::goal(), &Stop::never(), threads)
+                .unwrap()
+                .unwrap();
+            assert_eq!(many.moves, one.moves, "instance {id}, {threads} threads");
+            assert_eq!(many.moves.len(), optimal);
+        }
+    }
+}
+
+#[test]
+fn a_parallel_search_stops_when_asked() {
+    let (board, _) = korf(88);
+    let stop = Stop::never().with_node_budget(2_000_000);
+    let err = fifteen::solve_parallel(&board, &Board4::goal(), &stop, 2).unwrap_err();
+    let fifteen::FifteenError::Stopped(stopped) = err;
+    assert_eq!(stopped.reason, StopReason::NodeBudget);
+    assert!(
+        stopped.stats.nodes > 2_000_000 && stopped.stats.nodes < 2_200_000,
+        "{:?}",
+        stopped.stats
+    );
+}

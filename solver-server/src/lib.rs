@@ -1,1 +1,46 @@
 //! The gRPC face of the puzzle solvers.
+//!
+//! [`serve`] runs the `solver.v1.Solver` service (one bidirectional stream per puzzle kind), the
+//! standard `grpc.health.v1` health service, server reflection (`v1` and `v1alpha`) and, when
+//! configured, a Prometheus `/metrics` endpoint on a second port. `main` and the tests call the
+//! same function.
+//!
+//! Inside, each stream reads its cases in batches, answers what it can at once (bad input,
+//! parity, cache hits), and hands the searches to a bounded pool of blocking threads, with a
+//! bounded window of cases in flight per stream so a fast sender cannot grow memory without bound.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), solver_server::ServeError> {
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! let config = solver_server::Config::default();
+//! solver_server::serve(listener, config, std::future::pending()).await
+//! # }
+//! ```
+
+mod cache;
+mod compute;
+mod config;
+mod convert;
+mod engine;
+mod errors;
+mod metrics;
+mod server;
+mod service;
+
+pub use config::{Config, Kind};
+pub use errors::ServeError;
+pub use server::serve;
+
+/// The code generated from `proto/solver/v1/solver.proto`: messages, `solver_client::SolverClient`
+/// and `solver_server::SolverServer`.
+pub mod pb {
+    #![expect(
+        clippy::allow_attributes,
+        reason = "prost writes #[allow] on generated oneofs; this code is generated, not ours"
+    )]
+    tonic::include_proto!("solver.v1");
+
+    /// The encoded `FileDescriptorSet` of the proto, served by reflection.
+    pub const FILE_DESCRIPTOR_SET: &[u8] =
+        include_bytes!(concat!(env!("OUT_DIR"), "/solver_descriptor.bin"));
+}

@@ -152,10 +152,10 @@ fn search(
         let mut meeting = None;
         for &pos in &frontiers[side] {
             stats.nodes += 1;
-            if stats.nodes % POLL_INTERVAL == 0 {
-                if let Some(reason) = stop.check(stats.nodes) {
-                    return Err(Stopped { reason, stats });
-                }
+            if stats.nodes.is_multiple_of(POLL_INTERVAL)
+                && let Some(reason) = stop.check(stats.nodes)
+            {
+                return Err(Stopped { reason, stats });
             }
             let from = rank(pos);
             for_each_successor(pos, |child| {

@@ -25,6 +25,7 @@ const CELLS_MASK: u64 = (1 << 36) - 1;
 const BLANK_SHIFT: u32 = 36;
 
 /// One BFS tree: the move that last reached each board, 2 bits per board, indexed by rank.
+#[derive(Debug)]
 struct Tree {
     root: u64,
     last_move: Vec<u8>,
@@ -36,21 +37,44 @@ fn tree(blank: usize) -> &'static Tree {
     TREES[blank].get_or_init(|| Tree::build(blank))
 }
 
-/// Builds every tree now, so later answers cost only their walk (under 100 ms in all).
+/// Builds every tree of the process-wide tables now, so later answers cost only their walk
+/// (under 100 ms in all). [`solve`] builds each tree on first use otherwise.
 pub fn warm_up() {
-    for blank in 0..9 {
+    on_all_cores(|blank| {
         tree(blank);
-    }
+    });
 }
 
-/// Whether every tree is built.
+/// Runs `job` for every blank cell 0..9, spread over the available cores.
+fn on_all_cores(job: impl Fn(usize) + Sync) {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(9);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let blank = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if blank >= 9 {
+                        break;
+                    }
+                    job(blank);
+                }
+            });
+        }
+    });
+}
+
+/// Whether every tree of the process-wide tables is built.
 #[must_use]
 pub fn is_ready() -> bool {
     TREES.iter().all(|t| t.get().is_some())
 }
 
 /// The optimal move sequence from `start` to `target` that is lexicographically smallest among
-/// the optimal ones, or `None` when `target` cannot be reached (different parity).
+/// the optimal ones, or `None` when `target` cannot be reached (different parity). Uses the
+/// process-wide tables.
 ///
 /// ```
 /// use solver_core::{Board3, eight, format_moves};
@@ -60,6 +84,50 @@ pub fn is_ready() -> bool {
 /// ```
 #[must_use]
 pub fn solve(start: &Board3, target: &Board3) -> Option<Vec<Move>> {
+    answer(start, target, tree)
+}
+
+/// A private set of the nine trees, for callers that want to own them (and for benchmarks).
+#[derive(Debug)]
+pub struct Tables {
+    trees: Vec<Tree>,
+}
+
+impl Tables {
+    /// Builds all nine trees, spread over the available cores.
+    #[must_use]
+    pub fn build() -> Self {
+        let slots: [OnceLock<Tree>; 9] = [const { OnceLock::new() }; 9];
+        on_all_cores(|blank| {
+            slots[blank].get_or_init(|| Tree::build(blank));
+        });
+        Self {
+            trees: slots
+                .into_iter()
+                .map(|t| t.into_inner().expect("every tree was built"))
+                .collect(),
+        }
+    }
+
+    /// As [`solve`], with these tables.
+    ///
+    /// ```
+    /// use solver_core::{Board3, eight::Tables};
+    /// let tables = Tables::build();
+    /// let start: Board3 = "1 2 3 4 5 6 7 x 8".parse().unwrap();
+    /// assert_eq!(tables.solve(&start, &Board3::goal()).unwrap().len(), 1);
+    /// ```
+    #[must_use]
+    pub fn solve(&self, start: &Board3, target: &Board3) -> Option<Vec<Move>> {
+        answer(start, target, |blank| &self.trees[blank])
+    }
+}
+
+fn answer<'t>(
+    start: &Board3,
+    target: &Board3,
+    tree: impl FnOnce(usize) -> &'t Tree,
+) -> Option<Vec<Move>> {
     if !start.can_reach(target) {
         return None;
     }
@@ -117,7 +185,7 @@ impl Tree {
         let mut last_move = vec![0u8; STATES / 4];
         let mut visited = vec![0u64; STATES.div_ceil(64)];
         let mut queue: Vec<u64> = Vec::with_capacity(STATES);
-        let root_rank = rank(root) as usize;
+        let root_rank = rank(root);
         visited[root_rank / 64] |= 1 << (root_rank % 64);
         // Bits 40..43 of a queued state: 1 + the move that reached it (0 for the root), so its
         // reverse, which leads straight back to a visited board, is skipped.
@@ -133,7 +201,7 @@ impl Tree {
                     continue;
                 }
                 let next = slide(state, to as usize);
-                let r = rank(next) as usize;
+                let r = rank(next);
                 let bit = 1u64 << (r % 64);
                 if visited[r / 64] & bit == 0 {
                     visited[r / 64] |= bit;
@@ -151,7 +219,7 @@ impl Tree {
         let mut state = pack(board);
         let mut moves = Vec::with_capacity(31);
         while state != self.root {
-            let r = rank(state) as usize;
+            let r = rank(state);
             let mv = Move::ALL[usize::from((self.last_move[r / 4] >> (2 * (r % 4))) & 3)];
             moves.push(mv);
             let blank = (state >> BLANK_SHIFT) as usize;

@@ -19,9 +19,36 @@ use super::ida::{self, Heuristic, Manhattan};
 use super::pdb::Pdb;
 use crate::stop::{SearchStats, Stop, Stopped};
 
-/// The 6-6-3 partition for the blank-last goal: the left two columns of the top three rows, the
-/// right two columns of the top three rows, and the bottom row.
-const PARTITION_663: [&[u8]; 3] = [&[1, 2, 5, 6, 9, 10], &[3, 4, 7, 8, 11, 12], &[13, 14, 15]];
+/// A split of the 15 tiles into disjoint patterns, one database each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Partition {
+    /// 6-6-3: the left two columns of the top three rows, the right two columns of the top
+    /// three rows, and the bottom row (11.5 MB; builds in seconds).
+    P663,
+    /// 7-8: the top two rows, and the bottom two rows (577 MB; builds in minutes, meant to be
+    /// built once and stored).
+    P78,
+}
+
+impl Partition {
+    /// The tiles of each pattern.
+    #[must_use]
+    pub fn patterns(self) -> &'static [&'static [u8]] {
+        match self {
+            Partition::P663 => &[&[1, 2, 5, 6, 9, 10], &[3, 4, 7, 8, 11, 12], &[13, 14, 15]],
+            Partition::P78 => &[&[1, 2, 3, 4, 5, 6, 7, 8], &[9, 10, 11, 12, 13, 14, 15]],
+        }
+    }
+
+    /// The name answers report as their method: `"pdb-663"` or `"pdb-78"`.
+    #[must_use]
+    pub fn method(self) -> &'static str {
+        match self {
+            Partition::P663 => "pdb-663",
+            Partition::P78 => "pdb-78",
+        }
+    }
+}
 
 /// An answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,7 +57,7 @@ pub struct Solution {
     pub moves: Vec<Move>,
     /// The work the search did.
     pub stats: SearchStats,
-    /// Which heuristic guided the search: `"pdb-663"` or `"manhattan"`.
+    /// Which heuristic guided the search: `"pdb-78"`, `"pdb-663"` or `"manhattan"`.
     pub method: &'static str,
 }
 
@@ -42,25 +69,47 @@ pub enum FifteenError {
     Stopped(#[from] Stopped),
 }
 
-static PDB_663: OnceLock<Additive> = OnceLock::new();
+static PDB_663: OnceLock<PatternDatabases> = OnceLock::new();
+static STRONG: OnceLock<PatternDatabases> = OnceLock::new();
 
-fn pdb_663() -> &'static Additive {
-    PDB_663.get_or_init(|| Additive::build(&PARTITION_663))
+/// The databases [`solve`] uses: the installed strong ones if any, else 6-6-3 (built on first
+/// use).
+fn active() -> &'static PatternDatabases {
+    STRONG
+        .get()
+        .unwrap_or_else(|| PDB_663.get_or_init(|| PatternDatabases::build(Partition::P663)))
 }
 
-/// Builds the pattern databases now (a few seconds), so that the first search does not wait.
+/// Builds the process-wide 6-6-3 databases now (a few seconds), so that the first search does
+/// not wait. [`solve`] builds them on first use otherwise.
 pub fn warm_up() {
-    pdb_663();
+    PDB_663.get_or_init(|| PatternDatabases::build(Partition::P663));
 }
 
-/// Whether the pattern databases are built.
+/// Whether [`solve`] can answer without building databases first.
 #[must_use]
 pub fn is_ready() -> bool {
-    PDB_663.get().is_some()
+    PDB_663.get().is_some() || STRONG.get().is_some()
+}
+
+/// Makes `databases` the process-wide ones from now on (typically the 7-8 databases, loaded
+/// from storage). Only the first call takes effect; it returns `false` for later ones.
+pub fn install(databases: PatternDatabases) -> bool {
+    STRONG.set(databases).is_ok()
+}
+
+/// The method [`solve`] uses now: `"pdb-78"` once strong databases are installed, else
+/// `"pdb-663"`.
+#[must_use]
+pub fn active_method() -> &'static str {
+    STRONG
+        .get()
+        .map_or(Partition::P663.method(), |d| d.partition.method())
 }
 
 /// The optimal move sequence from `start` to `target`, lexicographically smallest among the
-/// optimal ones; `Ok(None)` when the target cannot be reached (parity), without searching.
+/// optimal ones; `Ok(None)` when the target cannot be reached (parity), without searching. Uses
+/// the process-wide pattern databases.
 ///
 /// ```no_run
 /// use solver_core::{Board4, Stop, fifteen, format_moves};
@@ -76,34 +125,120 @@ pub fn solve(
     target: &Board4,
     stop: &Stop,
 ) -> Result<Option<Solution>, FifteenError> {
-    if !start.can_reach(target) {
-        return Ok(None);
+    active().solve(start, target, stop)
+}
+
+/// As [`solve`], splitting the largest iterations over `threads` threads; the same answer.
+///
+/// # Errors
+/// [`FifteenError::Stopped`] when `stop` fires before the answer is found.
+pub fn solve_parallel(
+    start: &Board4,
+    target: &Board4,
+    stop: &Stop,
+    threads: usize,
+) -> Result<Option<Solution>, FifteenError> {
+    active().solve_parallel(start, target, stop, threads)
+}
+
+/// A set of additive pattern databases that a caller owns (the process-wide one serves
+/// [`solve`]).
+#[derive(Debug)]
+pub struct PatternDatabases {
+    heuristic: Additive,
+    partition: Partition,
+}
+
+impl PatternDatabases {
+    /// Builds the databases of `partition` on all cores: seconds for 6-6-3; minutes and about
+    /// 2 GB of memory for 7-8.
+    #[must_use]
+    pub fn build(partition: Partition) -> Self {
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let pdbs = partition
+            .patterns()
+            .iter()
+            .map(|tiles| Pdb::build(tiles, threads))
+            .collect();
+        Self::from_pdbs(pdbs, partition)
     }
-    let Some(turn) = Turn::bringing_home(target.blank()) else {
-        let cells = cells_of(start);
-        let (moves, stats) =
-            ida::search(&Manhattan::new(&cells_of(target)), cells, Move::ALL, stop)?;
-        return Ok(Some(Solution {
+
+    /// The partition these databases cover.
+    #[must_use]
+    pub fn partition(&self) -> Partition {
+        self.partition
+    }
+
+    pub(crate) fn from_pdbs(pdbs: Vec<Pdb>, partition: Partition) -> Self {
+        Self {
+            heuristic: Additive::new(pdbs),
+            partition,
+        }
+    }
+
+    pub(crate) fn pdbs(&self) -> &[Pdb] {
+        &self.heuristic.pdbs
+    }
+
+    /// As [`solve`], with these databases.
+    ///
+    /// # Errors
+    /// [`FifteenError::Stopped`] when `stop` fires before the answer is found.
+    pub fn solve(
+        &self,
+        start: &Board4,
+        target: &Board4,
+        stop: &Stop,
+    ) -> Result<Option<Solution>, FifteenError> {
+        self.solve_parallel(start, target, stop, 1)
+    }
+
+    /// As [`solve`](Self::solve), splitting the last, largest iterations of the search over
+    /// `threads` threads. The answer is the same for every number of threads.
+    ///
+    /// # Errors
+    /// [`FifteenError::Stopped`] when `stop` fires before the answer is found.
+    pub fn solve_parallel(
+        &self,
+        start: &Board4,
+        target: &Board4,
+        stop: &Stop,
+        threads: usize,
+    ) -> Result<Option<Solution>, FifteenError> {
+        if !start.can_reach(target) {
+            return Ok(None);
+        }
+        let Some(turn) = Turn::bringing_home(target.blank()) else {
+            let cells = cells_of(start);
+            let (moves, stats) = ida::search(
+                &Manhattan::new(&cells_of(target)),
+                cells,
+                Move::ALL,
+                stop,
+                threads,
+            )?;
+            return Ok(Some(Solution {
+                moves,
+                stats,
+                method: "manhattan",
+            }));
+        };
+        let (start, target) = (turn.apply(start), turn.apply(target));
+        // Rename tiles so that the turned target is the goal.
+        let mut rename = [0u8; 16];
+        for (&tile, &goal_tile) in target.cells().iter().zip(Board4::goal().cells()) {
+            rename[tile as usize] = goal_tile;
+        }
+        let cells = cells_of(&start.relabel(&rename));
+        let order = Move::ALL.map(|m| turn.moves[m.index()]);
+        let (moves, stats) = ida::search(&self.heuristic, cells, order, stop, threads)?;
+        let moves = moves.into_iter().map(|m| turn.undo_move(m)).collect();
+        Ok(Some(Solution {
             moves,
             stats,
-            method: "manhattan",
-        }));
-    };
-    let (start, target) = (turn.apply(start), turn.apply(target));
-    // Rename tiles so that the turned target is the goal.
-    let mut rename = [0u8; 16];
-    for (&tile, &goal_tile) in target.cells().iter().zip(Board4::goal().cells()) {
-        rename[tile as usize] = goal_tile;
+            method: self.partition.method(),
+        }))
     }
-    let cells = cells_of(&start.relabel(&rename));
-    let order = Move::ALL.map(|m| turn.moves[m.index()]);
-    let (moves, stats) = ida::search(pdb_663(), cells, order, stop)?;
-    let moves = moves.into_iter().map(|m| turn.undo_move(m)).collect();
-    Ok(Some(Solution {
-        moves,
-        stats,
-        method: "pdb-663",
-    }))
 }
 
 fn cells_of(board: &Board4) -> [u8; 16] {
@@ -207,17 +342,7 @@ struct AdditiveState {
 }
 
 impl Additive {
-    fn build(partition: &[&[u8]]) -> Self {
-        let pdbs = std::thread::scope(|scope| {
-            let handles: Vec<_> = partition
-                .iter()
-                .map(|tiles| scope.spawn(|| Pdb::build(tiles)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("database build does not panic"))
-                .collect::<Vec<_>>()
-        });
+    fn new(pdbs: Vec<Pdb>) -> Self {
         let mut pattern_of = [0u8; 16];
         let mut slot_of = [0u8; 16];
         for (p, pdb) in pdbs.iter().enumerate() {

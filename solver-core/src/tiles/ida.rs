@@ -6,8 +6,11 @@
 //! as its bound, no node on an optimal path is pruned in it, and depth-first search in move order
 //! meets the optimal paths in lexicographic order: the first one found is the smallest.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+
 use super::board::Move;
-use crate::stop::{POLL_INTERVAL, SearchStats, Stop, Stopped};
+use crate::stop::{POLL_INTERVAL, SearchStats, Stop, StopReason, Stopped};
 
 /// A heuristic updated incrementally as tiles move.
 pub(crate) trait Heuristic {
@@ -38,55 +41,214 @@ const NEIGHBOURS: [[u8; 4]; 16] = {
     table
 };
 
+/// Iterations that expanded fewer nodes than this stay on one thread: splitting costs more.
+const PARALLEL_AFTER: u64 = 200_000;
+/// Subtrees handed out per worker thread in a parallel iteration, for balance.
+const SUBTREES_PER_THREAD: usize = 64;
+
 /// Finds the optimal path from `cells` to the heuristic's goal that comes first in `order`
-/// (`order` lists the moves from the smallest). Returns the moves and the work done.
-pub(crate) fn search<H: Heuristic>(
+/// (`order` lists the moves from the smallest), on up to `threads` threads. Returns the moves and
+/// the work done. The answer does not depend on `threads`.
+pub(crate) fn search<H>(
     heuristic: &H,
     cells: [u8; 16],
     order: [Move; 4],
     stop: &Stop,
-) -> Result<(Vec<Move>, SearchStats), Stopped> {
+    threads: usize,
+) -> Result<(Vec<Move>, SearchStats), Stopped>
+where
+    H: Heuristic + Sync,
+    H::State: Send + Sync,
+{
     let blank = cells
         .iter()
         .position(|&t| t == 0)
         .expect("a board has a blank") as u8;
-    let state = heuristic.start(&cells);
-    let mut search = Search {
-        heuristic,
+    let root = Node {
         cells,
-        order,
-        stop,
-        path: Vec::with_capacity(96),
-        stats: SearchStats::default(),
-        next_bound: u32::MAX,
+        blank,
+        state: heuristic.start(&cells),
+        came_by: None,
+        path: Vec::new(),
     };
-    let mut bound = heuristic.value(&state);
+    let mut stats = SearchStats::default();
+    let mut bound = heuristic.value(&root.state);
+    let mut last_nodes = 0;
     loop {
-        search.stats.iterations += 1;
-        search.next_bound = u32::MAX;
-        match search.dfs(state, blank, 0, bound, None) {
-            Flow::Found => return Ok((search.path, search.stats)),
-            Flow::Stopped(reason) => {
-                return Err(Stopped {
-                    reason,
-                    stats: search.stats,
-                });
+        stats.iterations += 1;
+        let before = stats.nodes;
+        // The cut needs a few levels above the bound; tiny bounds never get here in practice.
+        let outcome = if threads > 1 && last_nodes >= PARALLEL_AFTER && bound > 8 {
+            iterate_parallel(heuristic, &root, order, stop, bound, threads, &mut stats)
+        } else {
+            let mut search = Search::new(heuristic, &root, order, stop, stats.nodes, None);
+            let flow = search.dfs(root.state, root.blank, 0, bound, root.came_by);
+            stats.nodes = search.nodes;
+            match flow {
+                Flow::Found => Outcome::Found(search.path),
+                Flow::Stopped(reason) => Outcome::Stopped(reason),
+                Flow::Continue | Flow::Abandoned => Outcome::NextBound(search.next_bound),
             }
-            Flow::Continue => {}
+        };
+        last_nodes = stats.nodes - before;
+        match outcome {
+            Outcome::Found(path) => return Ok((path, stats)),
+            Outcome::Stopped(reason) => return Err(Stopped { reason, stats }),
+            Outcome::NextBound(next) => {
+                // Every state of the 15-puzzle is within 80 moves of every other in its class.
+                assert!(
+                    next != u32::MAX,
+                    "IDA* exhausted its space without reaching the goal"
+                );
+                bound = next;
+            }
         }
-        // Every state of the 15-puzzle is within 80 moves of every other in its class.
-        assert!(
-            search.next_bound != u32::MAX,
-            "IDA* exhausted a connected space without reaching the goal"
-        );
-        bound = search.next_bound;
     }
+}
+
+/// A position in the search tree: the board, the heuristic's state and the path to it.
+#[derive(Debug, Clone)]
+struct Node<S> {
+    cells: [u8; 16],
+    blank: u8,
+    state: S,
+    came_by: Option<Move>,
+    path: Vec<Move>,
+}
+
+/// How one iteration ended.
+enum Outcome {
+    Found(Vec<Move>),
+    NextBound(u32),
+    Stopped(StopReason),
+}
+
+/// One iteration split over threads. The tree is cut at a depth where it has enough subtrees;
+/// the subtrees, in move order, are handed out in that order. A subtree that finds the goal
+/// abandons every later one, but earlier ones run to the end, so the answer is the first goal
+/// in move order: exactly what one thread would have found.
+fn iterate_parallel<H>(
+    heuristic: &H,
+    root: &Node<H::State>,
+    order: [Move; 4],
+    stop: &Stop,
+    bound: u32,
+    threads: usize,
+    stats: &mut SearchStats,
+) -> Outcome
+where
+    H: Heuristic + Sync,
+    H::State: Send + Sync,
+{
+    // Cut deep enough for many subtrees, but above the bound so no goal lies above the cut.
+    let mut frontier = Vec::new();
+    let mut next_bound = u32::MAX;
+    for depth in 2..bound {
+        let mut search = Search::new(heuristic, root, order, stop, stats.nodes, None);
+        search.split = Some((depth, Vec::new()));
+        match search.dfs(root.state, root.blank, 0, bound, root.came_by) {
+            Flow::Found => return Outcome::Found(search.path),
+            Flow::Stopped(reason) => return Outcome::Stopped(reason),
+            Flow::Continue | Flow::Abandoned => {}
+        }
+        frontier = search.split.map(|(_, f)| f).unwrap_or_default();
+        next_bound = search.next_bound;
+        stats.nodes = search.nodes;
+        if frontier.len() >= SUBTREES_PER_THREAD * threads {
+            break;
+        }
+    }
+    let shared = Shared {
+        next: AtomicUsize::new(0),
+        best: AtomicUsize::new(usize::MAX),
+        found: Mutex::new(None),
+        stopped: Mutex::new(None),
+        abandon: AtomicBool::new(false),
+        nodes: AtomicU64::new(stats.nodes),
+        next_bound: AtomicU32::new(next_bound),
+    };
+    let work = || {
+        loop {
+            let index = shared.next.fetch_add(1, Ordering::Relaxed);
+            if index >= frontier.len()
+                || index > shared.best.load(Ordering::Relaxed)
+                || shared.abandon.load(Ordering::Relaxed)
+            {
+                break;
+            }
+            let node = &frontier[index];
+            let mut search = Search::new(heuristic, node, order, stop, 0, Some((&shared, index)));
+            let flow = search.dfs(
+                node.state,
+                node.blank,
+                node.path.len() as u32,
+                bound,
+                node.came_by,
+            );
+            shared
+                .nodes
+                .fetch_add(search.nodes - search.reported, Ordering::Relaxed);
+            shared
+                .next_bound
+                .fetch_min(search.next_bound, Ordering::Relaxed);
+            match flow {
+                Flow::Found => {
+                    let mut found = shared.found.lock().expect("no worker panics");
+                    if found.as_ref().is_none_or(|(i, _)| index < *i) {
+                        *found = Some((index, search.path));
+                        shared.best.fetch_min(index, Ordering::Relaxed);
+                    }
+                }
+                Flow::Stopped(reason) => {
+                    shared
+                        .stopped
+                        .lock()
+                        .expect("no worker panics")
+                        .get_or_insert(reason);
+                    shared.abandon.store(true, Ordering::Relaxed);
+                }
+                Flow::Continue | Flow::Abandoned => {}
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(work);
+        }
+        work();
+    });
+    stats.nodes = shared.nodes.load(Ordering::Relaxed);
+    if let Some(reason) = shared.stopped.into_inner().expect("no worker panics") {
+        return Outcome::Stopped(reason);
+    }
+    match shared.found.into_inner().expect("no worker panics") {
+        Some((_, path)) => Outcome::Found(path),
+        None => Outcome::NextBound(shared.next_bound.load(Ordering::Relaxed)),
+    }
+}
+
+/// What the workers of one parallel iteration share.
+struct Shared {
+    /// The next subtree to hand out.
+    next: AtomicUsize,
+    /// The smallest subtree index that found the goal.
+    best: AtomicUsize,
+    found: Mutex<Option<(usize, Vec<Move>)>>,
+    stopped: Mutex<Option<StopReason>>,
+    /// Set when a worker was stopped: the others give up too.
+    abandon: AtomicBool,
+    /// Nodes expanded by all workers (added up at every poll, for the budget).
+    nodes: AtomicU64,
+    next_bound: AtomicU32,
 }
 
 enum Flow {
     Found,
     Continue,
-    Stopped(crate::StopReason),
+    Stopped(StopReason),
+    /// A parallel worker gave up its subtree: an earlier one found the goal, or another was
+    /// stopped.
+    Abandoned,
 }
 
 struct Search<'a, H: Heuristic> {
@@ -95,11 +257,62 @@ struct Search<'a, H: Heuristic> {
     order: [Move; 4],
     stop: &'a Stop,
     path: Vec<Move>,
-    stats: SearchStats,
+    /// Nodes expanded, counting those before this search started.
+    nodes: u64,
+    /// Of `nodes`, how many were already added to the shared count.
+    reported: u64,
     next_bound: u32,
+    /// The parallel iteration this search is a subtree of, and the subtree's index.
+    shared: Option<(&'a Shared, usize)>,
+    /// When cutting the tree: the depth of the cut and the nodes collected there.
+    split: Option<(u32, Vec<Node<H::State>>)>,
 }
 
-impl<H: Heuristic> Search<'_, H> {
+impl<'a, H: Heuristic> Search<'a, H> {
+    fn new(
+        heuristic: &'a H,
+        from: &Node<H::State>,
+        order: [Move; 4],
+        stop: &'a Stop,
+        nodes: u64,
+        shared: Option<(&'a Shared, usize)>,
+    ) -> Self {
+        let mut path = Vec::with_capacity(96);
+        path.extend_from_slice(&from.path);
+        Self {
+            heuristic,
+            cells: from.cells,
+            order,
+            stop,
+            path,
+            nodes,
+            reported: nodes,
+            next_bound: u32::MAX,
+            shared,
+            split: None,
+        }
+    }
+
+    /// Checks the stop conditions; for a parallel worker, also whether to give up its subtree.
+    #[cold]
+    fn poll(&mut self) -> Option<Flow> {
+        let total = match self.shared {
+            None => self.nodes,
+            Some((shared, index)) => {
+                let delta = self.nodes - self.reported;
+                self.reported = self.nodes;
+                let total = shared.nodes.fetch_add(delta, Ordering::Relaxed) + delta;
+                if shared.best.load(Ordering::Relaxed) < index
+                    || shared.abandon.load(Ordering::Relaxed)
+                {
+                    return Some(Flow::Abandoned);
+                }
+                total
+            }
+        };
+        self.stop.check(total).map(Flow::Stopped)
+    }
+
     fn dfs(
         &mut self,
         state: H::State,
@@ -117,11 +330,23 @@ impl<H: Heuristic> Search<'_, H> {
         if h == 0 {
             return Flow::Found;
         }
-        self.stats.nodes += 1;
-        if self.stats.nodes % POLL_INTERVAL == 0 {
-            if let Some(reason) = self.stop.check(self.stats.nodes) {
-                return Flow::Stopped(reason);
-            }
+        if let Some((depth, frontier)) = &mut self.split
+            && g == *depth
+        {
+            frontier.push(Node {
+                cells: self.cells,
+                blank,
+                state,
+                came_by,
+                path: self.path.clone(),
+            });
+            return Flow::Continue;
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL)
+            && let Some(flow) = self.poll()
+        {
+            return flow;
         }
         let back = came_by.map(Move::reverse);
         for mv in self.order {
@@ -165,9 +390,8 @@ impl Manhattan {
             if tile == 0 {
                 continue;
             }
-            for cell in 0..16 {
-                distance[tile as usize][cell] =
-                    ((home / 4).abs_diff(cell / 4) + (home % 4).abs_diff(cell % 4)) as u8;
+            for (cell, d) in distance[tile as usize].iter_mut().enumerate() {
+                *d = ((home / 4).abs_diff(cell / 4) + (home % 4).abs_diff(cell % 4)) as u8;
             }
         }
         Self { distance }

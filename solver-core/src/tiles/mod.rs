@@ -6,6 +6,7 @@ pub mod fifteen;
 mod ida;
 mod pdb;
 mod rank;
+pub mod storage;
 
 pub use board::{
     Board, Board3, Board4, BoardError, Move, MoveParseError, ReplayError, format_moves, parse_moves,

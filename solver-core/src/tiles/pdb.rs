@@ -16,6 +16,8 @@
 //! blank cell is moved into it, which seeds the next layer. The stored value of a placement is
 //! the first layer that reaches it, i.e. the minimum over blank cells.
 
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicUsize, Ordering};
+
 /// Cells of the board.
 const CELLS: usize = 16;
 /// Blank moves between bit-cells: the columns a shift must not wrap across.
@@ -56,23 +58,24 @@ pub(crate) fn rank(cells: &[u8]) -> usize {
     r
 }
 
-/// Inverse of [`rank`]: the cells of `k` tiles.
-fn unrank(mut r: usize, k: usize, cells: &mut [u8]) {
-    let mut digits = [0usize; CELLS];
-    for i in (0..k).rev() {
+/// Inverse of [`rank`]: the cells of `K` tiles.
+#[inline]
+fn unrank<const K: usize>(mut r: usize, cells: &mut [u8; K]) {
+    let mut digits = [0usize; K];
+    for i in (0..K).rev() {
         let radix = CELLS - i;
         digits[i] = r % radix;
         r /= radix;
     }
     let mut free: u32 = 0xFFFF;
-    for i in 0..k {
-        // The digits[i]-th free cell, counting from 0.
+    for (cell, digit) in cells.iter_mut().zip(digits) {
+        // The digit-th free cell, counting from 0.
         let mut f = free;
-        for _ in 0..digits[i] {
+        for _ in 0..digit {
             f &= f - 1;
         }
         let c = f.trailing_zeros();
-        cells[i] = c as u8;
+        *cell = c as u8;
         free &= !(1 << c);
     }
 }
@@ -101,79 +104,114 @@ const NEIGHBOURS: [u16; CELLS] = {
     let mut c = 0;
     while c < CELLS {
         let bit = 1u16 << c;
-        table[c] =
-            ((bit << 4) | (bit >> 4) | ((bit << 1) & NOT_COL0) | ((bit >> 1) & NOT_COL3)) & 0xFFFF;
+        table[c] = (bit << 4) | (bit >> 4) | ((bit << 1) & NOT_COL0) | ((bit >> 1) & NOT_COL3);
         c += 1;
     }
     table
 };
 
+/// Per-placement masks of blank cells, shared by the build threads. A mask names the blank's
+/// cells by their index among the cells the placement leaves free (software `pext`/`pdep`), so
+/// the 8-tile database, whose placements leave 8 free cells, needs one byte per mask.
+trait Masks: Sync + Sized {
+    fn zeroed(len: usize) -> Vec<Self>;
+    fn get(&self) -> u16;
+    fn or(&self, bits: u16);
+    fn set(&self, bits: u16);
+}
+
+macro_rules! impl_masks {
+    ($atomic:ty, $int:ty) => {
+        impl Masks for $atomic {
+            fn zeroed(len: usize) -> Vec<Self> {
+                // `Vec<$int>` of zeros comes straight from zeroed pages; reinterpreting would need
+                // unsafe, so build the atomics directly (the allocator still hands out zero pages).
+                (0..len).map(|_| <$atomic>::new(0)).collect()
+            }
+            #[inline]
+            fn get(&self) -> u16 {
+                u16::from(self.load(Ordering::Relaxed))
+            }
+            #[inline]
+            fn or(&self, bits: u16) {
+                self.fetch_or(bits as $int, Ordering::Relaxed);
+            }
+            #[inline]
+            fn set(&self, bits: u16) {
+                self.store(bits as $int, Ordering::Relaxed);
+            }
+        }
+    };
+}
+impl_masks!(AtomicU8, u8);
+impl_masks!(AtomicU16, u16);
+
+/// Gathers the bits of `x` at the set bits of `mask` into the low bits (BMI2 `pext`).
+#[inline]
+fn gather(x: u16, mut mask: u16) -> u16 {
+    let (mut out, mut bit) = (0u16, 1u16);
+    while mask != 0 {
+        if x & mask & mask.wrapping_neg() != 0 {
+            out |= bit;
+        }
+        bit <<= 1;
+        mask &= mask - 1;
+    }
+    out
+}
+
+/// Scatters the low bits of `x` to the set bits of `mask` (BMI2 `pdep`).
+#[inline]
+fn scatter(x: u16, mut mask: u16) -> u16 {
+    let (mut out, mut bit) = (0u16, 1u16);
+    while mask != 0 {
+        if x & bit != 0 {
+            out |= mask & mask.wrapping_neg();
+        }
+        bit <<= 1;
+        mask &= mask - 1;
+    }
+    out
+}
+
+/// Placements handed to a build thread at a time.
+const CHUNK: usize = 1 << 14;
+
 impl Pdb {
     /// Builds the database of `tiles` for the goal where tile `t` sits in cell `t - 1` and the
-    /// blank in cell 15.
-    pub(crate) fn build(tiles: &[u8]) -> Self {
-        let k = tiles.len();
-        let size = placements(k);
-        let goal: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
-        let mut table = vec![u8::MAX; size];
-        let mut reached = vec![0u16; size];
-        let mut layer = vec![0u16; size];
-        let mut next = vec![0u16; size];
-        layer[rank(&goal)] = 1 << 15;
-        let mut cells = [0u8; CELLS];
-        let mut depth = 0u8;
-        let mut any = true;
-        while any {
-            any = false;
-            for idx in 0..size {
-                let seeds = layer[idx];
-                if seeds == 0 {
-                    continue;
-                }
-                layer[idx] = 0;
-                unrank(idx, k, &mut cells);
-                let occupied = cells[..k].iter().fold(0u16, |m, &c| m | (1 << c));
-                let reach = flood(seeds, !occupied);
-                let fresh = reach & !reached[idx];
-                if fresh == 0 {
-                    continue;
-                }
-                reached[idx] |= reach;
-                if table[idx] == u8::MAX {
-                    table[idx] = depth;
-                }
-                // Move each pattern tile next to a fresh blank cell into it.
-                for slot in 0..k {
-                    let from = cells[slot];
-                    let blanks = fresh & NEIGHBOURS[from as usize];
-                    let mut b = blanks;
-                    while b != 0 {
-                        let to = b.trailing_zeros() as u8;
-                        b &= b - 1;
-                        cells[slot] = to;
-                        let moved = rank(&cells[..k]);
-                        cells[slot] = from;
-                        // After the move the blank sits where the tile was.
-                        let blank_bit = 1u16 << from;
-                        if reached[moved] & blank_bit == 0 {
-                            next[moved] |= blank_bit;
-                            any = true;
-                        }
-                    }
-                }
-            }
-            std::mem::swap(&mut layer, &mut next);
-            depth += 1;
-        }
+    /// blank in cell 15, on `threads` threads.
+    pub(crate) fn build(tiles: &[u8], threads: usize) -> Self {
+        let table = match tiles.len() {
+            1 => build_table::<1, AtomicU16>(tiles, threads),
+            2 => build_table::<2, AtomicU16>(tiles, threads),
+            3 => build_table::<3, AtomicU16>(tiles, threads),
+            4 => build_table::<4, AtomicU16>(tiles, threads),
+            5 => build_table::<5, AtomicU16>(tiles, threads),
+            6 => build_table::<6, AtomicU16>(tiles, threads),
+            7 => build_table::<7, AtomicU16>(tiles, threads),
+            8 => build_table::<8, AtomicU8>(tiles, threads),
+            k => panic!("no pattern databases of {k} tiles"),
+        };
         Self {
             tiles: tiles.to_vec(),
             table,
         }
     }
 
+    /// A database from its tiles and a table read back from storage.
+    pub(crate) fn from_parts(tiles: Vec<u8>, table: Vec<u8>) -> Self {
+        debug_assert_eq!(table.len(), placements(tiles.len()));
+        Self { tiles, table }
+    }
+
     /// The pattern's tiles in slot order.
     pub(crate) fn tiles(&self) -> &[u8] {
         &self.tiles
+    }
+
+    /// The raw table, one byte per placement in rank order.
+    pub(crate) fn table(&self) -> &[u8] {
+        &self.table
     }
 
     /// The distance of the placement whose slot cells are `cells`.
@@ -183,19 +221,111 @@ impl Pdb {
     }
 }
 
+/// Layered BFS over (placement, blank cell); see the module docs.
+fn build_table<const K: usize, M: Masks>(tiles: &[u8], threads: usize) -> Vec<u8> {
+    assert_eq!(tiles.len(), K);
+    let size = placements(K);
+    let table: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(u8::MAX)).collect();
+    let reached = M::zeroed(size);
+    let mut layer = M::zeroed(size);
+    let mut next = M::zeroed(size);
+    let goal: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
+    let goal_rank = rank(&goal);
+    let goal_free = !goal.iter().fold(0u16, |m, &c| m | (1 << c));
+    layer[goal_rank].set(gather(1 << 15, goal_free));
+    let mut depth = 0u8;
+    loop {
+        let any = AtomicBool::new(false);
+        let cursor = AtomicUsize::new(0);
+        let work = |_| {
+            let mut cells = [0u8; K];
+            loop {
+                let begin = cursor.fetch_add(CHUNK, Ordering::Relaxed);
+                if begin >= size {
+                    break;
+                }
+                for idx in begin..(begin + CHUNK).min(size) {
+                    let seeds = layer[idx].get();
+                    if seeds == 0 {
+                        continue;
+                    }
+                    layer[idx].set(0);
+                    unrank(idx, &mut cells);
+                    let occupied = cells.iter().fold(0u16, |m, &c| m | (1 << c));
+                    let free = !occupied;
+                    let reach = flood(scatter(seeds, free), free);
+                    let known = scatter(reached[idx].get(), free);
+                    let fresh = reach & !known;
+                    if fresh == 0 {
+                        continue;
+                    }
+                    reached[idx].set(gather(reach | known, free));
+                    if table[idx].load(Ordering::Relaxed) == u8::MAX {
+                        table[idx].store(depth, Ordering::Relaxed);
+                    }
+                    // Move each pattern tile next to a fresh blank cell into it; the blank then
+                    // sits where the tile was.
+                    for slot in 0..K {
+                        let from = cells[slot];
+                        let mut blanks = fresh & NEIGHBOURS[from as usize];
+                        while blanks != 0 {
+                            let to = blanks.trailing_zeros() as u8;
+                            blanks &= blanks - 1;
+                            cells[slot] = to;
+                            let moved = rank(&cells);
+                            cells[slot] = from;
+                            let moved_free = (free & !(1 << to)) | (1 << from);
+                            let seed = gather(1 << from, moved_free);
+                            if reached[moved].get() & seed == 0 {
+                                next[moved].or(seed);
+                                any.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        std::thread::scope(|scope| {
+            for t in 1..threads.max(1) {
+                scope.spawn(move || work(t));
+            }
+            work(0);
+        });
+        if !any.load(Ordering::Relaxed) {
+            break;
+        }
+        std::mem::swap(&mut layer, &mut next);
+        depth += 1;
+    }
+    table.into_iter().map(AtomicU8::into_inner).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn round_trip<const K: usize>() {
+        let mut cells = [0u8; K];
+        for r in 0..placements(K) {
+            unrank(r, &mut cells);
+            assert_eq!(rank(&cells), r);
+        }
+    }
+
     #[test]
     fn rank_round_trips() {
-        for k in [1, 2, 3] {
-            let mut cells = [0u8; CELLS];
-            for r in 0..placements(k) {
-                unrank(r, k, &mut cells);
-                assert_eq!(rank(&cells[..k]), r);
-            }
+        round_trip::<1>();
+        round_trip::<2>();
+        round_trip::<3>();
+    }
+
+    #[test]
+    fn gather_and_scatter_are_inverse() {
+        let mask = 0b1011_0010_0110_1001u16;
+        for x in 0..(1u16 << mask.count_ones()) {
+            assert_eq!(gather(scatter(x, mask), mask), x);
         }
+        assert_eq!(gather(0b1000_0010, 0b1010_0010), 0b101);
     }
 
     #[test]
@@ -211,7 +341,7 @@ mod tests {
         // One tile alone: the blank can always get around it, so its cost is its Manhattan
         // distance to home... except that reaching a cell needs the blank in front of it, which
         // is free. Tile 6 (home cell 5).
-        let pdb = Pdb::build(&[6]);
+        let pdb = Pdb::build(&[6], 2);
         for cell in 0..16u8 {
             let md = (i32::from(cell / 4) - 1).abs() + (i32::from(cell % 4) - 1).abs();
             assert_eq!(i32::from(pdb.get(&[cell])), md, "cell {cell}");

@@ -14,24 +14,20 @@ pub(crate) const FACT: [u32; 10] = [1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362_8
 /// apart two sequences of opposite parity, so halving leaves a perfect index.
 #[inline]
 pub(crate) fn rank9_class(packed: u64, blank: usize) -> u32 {
+    // Drop the blank's nibble: the tiles' sequence, 8 nibbles of 1..=8.
+    let low = (1u64 << (4 * blank)) - 1;
+    let tiles = (packed & low) | ((packed >> 4) & !low);
     let mut seen = 0u32;
     let mut rank = 0u32;
-    let mut i = 0;
-    for cell in 0..9 {
-        if cell == blank {
-            continue;
-        }
-        let v = ((packed >> (4 * cell)) & 0xF) as u32;
+    for i in 0..6 {
+        let v = ((tiles >> (4 * i)) & 0xF) as u32;
         let smaller_before = (seen & ((1 << v) - 1)).count_ones();
-        // Tiles are 1..=8, so `v - 1 - smaller_before` counts the smaller tiles still to come.
-        rank += (v - 1 - smaller_before) * FACT[7 - i];
+        // `v - 1 - smaller_before` counts the smaller tiles still to come: a digit of radix 8 - i.
+        rank = rank * (8 - i) + (v - 1 - smaller_before);
         seen |= 1 << v;
-        i += 1;
-        if i == 6 {
-            break;
-        }
     }
-    blank as u32 * (FACT[8] / 2) + rank / 2
+    // `rank` now counts in units of 2! = 2 (the two dropped digits), so it is already halved.
+    blank as u32 * (FACT[8] / 2) + rank
 }
 
 /// Packs 9 cells, 4 bits each.

@@ -1,0 +1,195 @@
+//! The stored form of pattern databases: built once (minutes for 7-8), read back at start-up.
+//!
+//! Layout, little-endian: the magic `SLIDEPDB`; the format version (u32); the partition code
+//! (u8: 1 = 6-6-3, 2 = 7-8); the number of patterns (u8) and, for each, its tile count (u8) and
+//! tiles; each table's length (u64); the CRC-32 (u32) of the header so far and all tables; then
+//! the tables, one byte per placement in rank order. Everything is checked on reading, so a
+//! truncated, stale or foreign file is refused with a message that says which check failed.
+
+use std::io::{self, Read, Write};
+
+use super::fifteen::{Partition, PatternDatabases};
+use super::pdb::{Pdb, placements};
+
+const MAGIC: [u8; 8] = *b"SLIDEPDB";
+/// The version of the layout above. Bump it whenever the layout or the tables' meaning changes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Why a stored database was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// Reading or writing failed.
+    #[error("pattern database file: {0}")]
+    Io(#[from] io::Error),
+    /// The file does not start with the magic bytes.
+    #[error("not a pattern database file (bad magic bytes)")]
+    NotADatabase,
+    /// Written by another version of the layout.
+    #[error(
+        "pattern database file has format version {found}, this build reads version {FORMAT_VERSION}: rebuild it"
+    )]
+    Version {
+        /// The version in the file.
+        found: u32,
+    },
+    /// Holds another partition than the one asked for.
+    #[error("pattern database file holds partition {found}, expected {expected:?}")]
+    Partition {
+        /// What the file says.
+        found: String,
+        /// What the caller wanted.
+        expected: Partition,
+    },
+    /// Sizes or checksum do not match.
+    #[error("pattern database file is corrupt: {0}")]
+    Corrupt(String),
+}
+
+fn code(partition: Partition) -> u8 {
+    match partition {
+        Partition::P663 => 1,
+        Partition::P78 => 2,
+    }
+}
+
+/// The header: everything before the tables except the checksum.
+fn header(partition: Partition) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.push(code(partition));
+    let patterns = partition.patterns();
+    out.push(patterns.len() as u8);
+    for tiles in patterns {
+        out.push(tiles.len() as u8);
+        out.extend_from_slice(tiles);
+    }
+    for tiles in patterns {
+        out.extend_from_slice(&(placements(tiles.len()) as u64).to_le_bytes());
+    }
+    out
+}
+
+impl PatternDatabases {
+    /// Writes the databases in the stored layout.
+    ///
+    /// # Errors
+    /// Whatever the writer reports.
+    pub fn write_to(&self, mut writer: impl Write) -> io::Result<()> {
+        let head = header(self.partition());
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&head);
+        for pdb in self.pdbs() {
+            crc.update(pdb.table());
+        }
+        writer.write_all(&head)?;
+        writer.write_all(&crc.finalize().to_le_bytes())?;
+        for pdb in self.pdbs() {
+            writer.write_all(pdb.table())?;
+        }
+        writer.flush()
+    }
+
+    /// Reads databases of `expected` partition written by [`write_to`](Self::write_to).
+    ///
+    /// ```
+    /// use solver_core::fifteen::{Partition, PatternDatabases};
+    /// let err = PatternDatabases::read_from(&b"SLIDEPDB\x09\0\0\0"[..], Partition::P78).unwrap_err();
+    /// assert!(err.to_string().contains("format version 9"));
+    /// ```
+    ///
+    /// # Errors
+    /// [`StorageError`] naming the check that failed: magic, version, partition, sizes or
+    /// checksum, or the reader's error.
+    pub fn read_from(mut reader: impl Read, expected: Partition) -> Result<Self, StorageError> {
+        let mut magic = [0u8; 8];
+        read_header_part(&mut reader, &mut magic)?;
+        if magic != MAGIC {
+            return Err(StorageError::NotADatabase);
+        }
+        let mut version = [0u8; 4];
+        read_header_part(&mut reader, &mut version)?;
+        let found = u32::from_le_bytes(version);
+        if found != FORMAT_VERSION {
+            return Err(StorageError::Version { found });
+        }
+        let want = header(expected);
+        let mut rest = vec![0u8; want.len() - 12];
+        read_header_part(&mut reader, &mut rest)?;
+        if rest != want[12..] {
+            let found = match rest.first() {
+                Some(1) => "6-6-3".to_owned(),
+                Some(2) => "7-8".to_owned(),
+                other => format!("code {other:?}"),
+            };
+            return Err(StorageError::Partition { found, expected });
+        }
+        let mut stored_crc = [0u8; 4];
+        read_header_part(&mut reader, &mut stored_crc)?;
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&want);
+        let mut pdbs = Vec::new();
+        for tiles in expected.patterns() {
+            let mut table = vec![0u8; placements(tiles.len())];
+            reader.read_exact(&mut table).map_err(|e| match e.kind() {
+                io::ErrorKind::UnexpectedEof => StorageError::Corrupt("truncated tables".into()),
+                _ => StorageError::Io(e),
+            })?;
+            crc.update(&table);
+            pdbs.push(Pdb::from_parts(tiles.to_vec(), table));
+        }
+        if crc.finalize() != u32::from_le_bytes(stored_crc) {
+            return Err(StorageError::Corrupt("checksum mismatch".into()));
+        }
+        let mut extra = [0u8; 1];
+        if reader.read(&mut extra)? != 0 {
+            return Err(StorageError::Corrupt(
+                "trailing bytes after the tables".into(),
+            ));
+        }
+        Ok(Self::from_pdbs(pdbs, expected))
+    }
+}
+
+fn read_header_part(reader: &mut impl Read, buf: &mut [u8]) -> Result<(), StorageError> {
+    reader.read_exact(buf).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => StorageError::NotADatabase,
+        _ => StorageError::Io(e),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Board4, Stop};
+
+    #[test]
+    fn round_trip_and_every_refusal() {
+        let dbs = PatternDatabases::build(Partition::P663);
+        let mut bytes = Vec::new();
+        dbs.write_to(&mut bytes).unwrap();
+        let back = PatternDatabases::read_from(&bytes[..], Partition::P663).unwrap();
+        let board: Board4 = "2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15".parse().unwrap();
+        let a = dbs.solve(&board, &Board4::goal(), &Stop::never()).unwrap();
+        assert_eq!(
+            a,
+            back.solve(&board, &Board4::goal(), &Stop::never()).unwrap()
+        );
+
+        let refuse = |bytes: &[u8], partition| {
+            PatternDatabases::read_from(bytes, partition)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(refuse(&bytes, Partition::P78).contains("holds partition 6-6-3, expected P78"));
+        assert!(refuse(b"hello", Partition::P663).contains("not a pattern database"));
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
+        assert!(refuse(&flipped, Partition::P663).contains("checksum mismatch"));
+        assert!(refuse(&bytes[..bytes.len() - 1], Partition::P663).contains("truncated"));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(refuse(&longer, Partition::P663).contains("trailing bytes"));
+    }
+}

@@ -1,0 +1,275 @@
+//! The cache of solved states, shared by every stream.
+//!
+//! A [`DashMap`] keyed by puzzle kind, start, target (and move limit for Solitaire). Its size is
+//! bounded: an insert into a full cache first evicts an arbitrary entry (the first one found,
+//! which is cheap and needs no bookkeeping on the hit path), so the map never holds more than
+//! `capacity` entries. A slot is reserved in an atomic counter *before* the map is touched, so
+//! concurrent inserts cannot overshoot the bound either.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use dashmap::DashMap;
+use dashmap::mapref::entry::Entry;
+use solver_core::{Board3, Board4, Move};
+
+use crate::config::Kind;
+use crate::engine::{Position, Step};
+use crate::metrics::Metrics;
+
+/// What a cached answer is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum CacheKey {
+    /// A 3×3 start and target.
+    Eight(Board3, Board3),
+    /// A 4×4 start and target.
+    Fifteen(Board4, Board4),
+    /// A Solitaire start, end and move limit.
+    Solitaire(Position, Position, u32),
+}
+
+impl CacheKey {
+    fn kind(&self) -> Kind {
+        match self {
+            CacheKey::Eight(..) => Kind::Eight,
+            CacheKey::Fifteen(..) => Kind::Fifteen,
+            CacheKey::Solitaire(..) => Kind::Solitaire,
+        }
+    }
+}
+
+/// A cached answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Answer {
+    /// Sliding-tile moves, as letters.
+    Moves(Arc<str>),
+    /// Solitaire steps.
+    Steps(Arc<[Step]>),
+    /// The Solitaire end is not reachable within the key's limit.
+    Unreachable,
+}
+
+/// The bounded, shared cache of solved states.
+#[derive(Debug)]
+pub(crate) struct Cache {
+    map: DashMap<CacheKey, Answer>,
+    /// Entries plus reserved slots; never above `capacity`.
+    len: AtomicUsize,
+    capacity: usize,
+    metrics: Arc<Metrics>,
+}
+
+impl Cache {
+    /// An empty cache of at most `capacity` entries; 0 turns caching off.
+    pub(crate) fn new(capacity: usize, metrics: Arc<Metrics>) -> Self {
+        Self {
+            map: DashMap::new(),
+            len: AtomicUsize::new(0),
+            capacity,
+            metrics,
+        }
+    }
+
+    /// Whether the cache is on.
+    pub(crate) fn enabled(&self) -> bool {
+        self.capacity > 0
+    }
+
+    /// The number of entries.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Looks `key` up, counting a hit or a miss.
+    pub(crate) fn get(&self, key: &CacheKey) -> Option<Answer> {
+        if !self.enabled() {
+            return None;
+        }
+        let found = self.map.get(key).map(|entry| entry.value().clone());
+        let metrics = self.metrics.kind(key.kind());
+        if found.is_some() {
+            metrics.cache_hits.inc();
+        } else {
+            metrics.cache_misses.inc();
+        }
+        found
+    }
+
+    /// Stores `answer` under `key` (keeping an existing entry), evicting to stay in bounds.
+    pub(crate) fn insert(&self, key: CacheKey, answer: Answer) {
+        if !self.enabled() || self.map.contains_key(&key) {
+            return;
+        }
+        self.reserve_slot();
+        // No other shard lock is held here, so eviction above cannot deadlock with this one.
+        match self.map.entry(key) {
+            Entry::Vacant(vacant) => {
+                vacant.insert(answer);
+            }
+            Entry::Occupied(_) => {
+                self.len.fetch_sub(1, Ordering::AcqRel);
+            }
+        }
+        self.metrics
+            .cache_entries
+            .set(i64::try_from(self.len.load(Ordering::Relaxed)).unwrap_or(i64::MAX));
+    }
+
+    /// Caches every suffix of an optimal, lexicographically smallest 4×4 path: the board after
+    /// `k` moves reaches `target` optimally by `moves[k..]` (a shorter or smaller way from there
+    /// would shorten or shrink the whole path).
+    pub(crate) fn insert_path(&self, start: Board4, target: Board4, moves: &[Move]) {
+        if !self.enabled() {
+            return;
+        }
+        let letters = solver_core::format_moves(moves);
+        let mut board = start;
+        for k in 0..=moves.len() {
+            self.insert(
+                CacheKey::Fifteen(board, target),
+                Answer::Moves(Arc::from(&letters[k..])),
+            );
+            if let Some(&mv) = moves.get(k) {
+                match board.apply(mv) {
+                    Some(next) => board = next,
+                    None => return,
+                }
+            }
+        }
+    }
+
+    /// Takes one slot of the bound, evicting entries until one is free.
+    fn reserve_slot(&self) {
+        loop {
+            let len = self.len.load(Ordering::Acquire);
+            if len < self.capacity {
+                if self
+                    .len
+                    .compare_exchange_weak(len, len + 1, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+                {
+                    return;
+                }
+                continue;
+            }
+            self.evict_one();
+        }
+    }
+
+    /// Removes one arbitrary entry, if there is one.
+    fn evict_one(&self) {
+        let victim = self.map.iter().next().map(|entry| *entry.key());
+        match victim {
+            Some(key) => {
+                if self.map.remove(&key).is_some() {
+                    self.len.fetch_sub(1, Ordering::AcqRel);
+                }
+            }
+            // Every slot is reserved by inserts in progress: let them finish.
+            None => std::thread::yield_now(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solver_core::parse_moves;
+
+    fn cache(capacity: usize) -> Cache {
+        Cache::new(capacity, Arc::new(Metrics::new()))
+    }
+
+    /// The `n`th permutation of the 16 cells (factorial number system): distinct keys.
+    fn board(mut n: u64) -> Board4 {
+        let mut pool: Vec<u64> = (0..16).collect();
+        let mut cells = Vec::with_capacity(16);
+        for left in (1..=16u64).rev() {
+            let i = usize::try_from(n % left).unwrap();
+            n /= left;
+            cells.push(pool.remove(i));
+        }
+        Board4::from_cells(&cells).unwrap()
+    }
+
+    fn key(n: u64) -> CacheKey {
+        CacheKey::Fifteen(board(n), Board4::goal())
+    }
+
+    #[test]
+    fn hit_after_insert_and_counters() {
+        let cache = cache(10);
+        let key = CacheKey::Eight(Board3::goal(), Board3::goal());
+        assert_eq!(cache.get(&key), None);
+        cache.insert(key, Answer::Moves(Arc::from("")));
+        assert_eq!(cache.get(&key), Some(Answer::Moves(Arc::from(""))));
+        let text = cache.metrics.render();
+        assert!(
+            text.contains(r#"solver_cache_hits_total{kind="eight"} 1"#),
+            "{text}"
+        );
+        assert!(text.contains(r#"solver_cache_misses_total{kind="eight"} 1"#));
+        assert!(text.contains("solver_cache_entries 1"));
+    }
+
+    #[test]
+    fn never_grows_past_its_bound() {
+        let cache = cache(5);
+        for n in 0..50 {
+            cache.insert(key(n), Answer::Unreachable);
+            assert!(cache.len() <= 5);
+        }
+        assert_eq!(cache.len(), 5);
+    }
+
+    #[test]
+    fn bound_holds_under_concurrent_inserts() {
+        let cache = cache(64);
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let cache = &cache;
+                scope.spawn(move || {
+                    for n in 0..2000 {
+                        cache.insert(key(t * 1_000_000 + n), Answer::Unreachable);
+                        assert!(cache.len() <= 64);
+                    }
+                });
+            }
+        });
+        assert_eq!(cache.len(), 64);
+    }
+
+    #[test]
+    fn disabled_cache_stores_nothing() {
+        let cache = cache(0);
+        let key = CacheKey::Eight(Board3::goal(), Board3::goal());
+        cache.insert(key, Answer::Unreachable);
+        assert_eq!(cache.get(&key), None);
+        assert_eq!(cache.len(), 0);
+    }
+
+    #[test]
+    fn path_suffixes_are_cached() {
+        let cache = cache(100);
+        let goal = Board4::goal();
+        let moves = parse_moves("ulur").unwrap();
+        // Start from the board that `moves` solves: undo them from the goal.
+        let mut start = goal;
+        for mv in moves.iter().rev() {
+            start = start.apply(mv.reverse()).unwrap();
+        }
+        assert_eq!(start.replay(&moves).unwrap(), goal);
+        cache.insert_path(start, goal, &moves);
+        assert_eq!(cache.len(), 5);
+        let after_two = start.replay(&moves[..2]).unwrap();
+        assert_eq!(
+            cache.get(&CacheKey::Fifteen(after_two, goal)),
+            Some(Answer::Moves(Arc::from("ur")))
+        );
+        assert_eq!(
+            cache.get(&CacheKey::Fifteen(goal, goal)),
+            Some(Answer::Moves(Arc::from("")))
+        );
+    }
+}

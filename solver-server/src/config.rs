@@ -1,0 +1,281 @@
+//! Server configuration: command-line flags with `SOLVER_*` environment fallbacks.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+
+/// A puzzle kind, one per RPC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ValueEnum)]
+pub enum Kind {
+    /// The 8-puzzle (3×3), `SolveEight`.
+    Eight,
+    /// The 15-puzzle (4×4), `SolveFifteen`.
+    Fifteen,
+    /// Four-piece Solitaire on 8×8, `SolveSolitaire`.
+    Solitaire,
+}
+
+impl Kind {
+    /// Every kind, in RPC order.
+    pub const ALL: [Kind; 3] = [Kind::Eight, Kind::Fifteen, Kind::Solitaire];
+
+    /// The lowercase name used in flags, logs and metric labels.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Eight => "eight",
+            Kind::Fifteen => "fifteen",
+            Kind::Solitaire => "solitaire",
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How the server runs. Every flag has a `SOLVER_*` environment fallback; `--help` lists them.
+///
+/// [`Config::default`] is the configuration for an in-process server (tests, the client's
+/// embedded mode): no metrics port, no maximum connection age, and only the 3×3 table warmed up
+/// so it is ready in milliseconds. The binary's defaults (see `--help`) add the metrics port,
+/// a 5-minute connection age and the 15-puzzle pattern databases.
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "solver-server",
+    version,
+    about = "gRPC service that solves sliding-tile puzzles and Solitaire"
+)]
+pub struct Config {
+    /// Address the gRPC service listens on. Only the binary reads it: `serve` is given a bound
+    /// listener.
+    #[arg(long, env = "SOLVER_LISTEN", default_value = "0.0.0.0:50051")]
+    pub listen: SocketAddr,
+
+    /// Address of the Prometheus endpoint (`GET /metrics`), or `off` for none.
+    #[arg(long, env = "SOLVER_METRICS_LISTEN", default_value = "0.0.0.0:9090", value_parser = parse_optional_addr)]
+    pub metrics_listen: ::std::option::Option<SocketAddr>,
+
+    /// Tables to build before reporting SERVING, comma-separated (`eight`, `fifteen`;
+    /// `solitaire` needs none). Pass `--warm-up=` for none: the first case of each kind then
+    /// builds its tables (the 15-puzzle's take seconds).
+    #[arg(long, env = "SOLVER_WARM_UP", value_enum, value_delimiter = ',', num_args = 0.., default_values_t = [Kind::Eight, Kind::Fifteen])]
+    pub warm_up: Vec<Kind>,
+
+    /// Threads that run searches at once (the bounded pool); 0 means one per CPU core.
+    #[arg(long, env = "SOLVER_WORKERS", default_value_t = 0)]
+    pub workers: usize,
+
+    /// Cases in flight per stream (read but not yet answered). When the window is full the
+    /// server stops reading that stream, which pushes back on the sender.
+    #[arg(long, env = "SOLVER_WINDOW", default_value_t = 1024, value_parser = parse_positive)]
+    pub window: usize,
+
+    /// Most ready cases of one stream gathered into one batch of cheap work (3×3 look-ups).
+    #[arg(long, env = "SOLVER_BATCH", default_value_t = 256, value_parser = parse_positive)]
+    pub batch: usize,
+
+    /// Most entries in the cache of solved states shared by all streams; 0 turns it off.
+    #[arg(long, env = "SOLVER_CACHE_ENTRIES", default_value_t = 1_000_000)]
+    pub cache_entries: usize,
+
+    /// Largest gRPC message accepted or sent, in bytes.
+    #[arg(long, env = "SOLVER_MAX_MESSAGE_BYTES", default_value_t = 1 << 20)]
+    pub max_message_bytes: usize,
+
+    /// Most solver streams open at once over all connections (also the HTTP/2 concurrent-stream
+    /// limit per connection). Further calls fail with RESOURCE_EXHAUSTED.
+    #[arg(long, env = "SOLVER_MAX_STREAMS", default_value_t = 1024, value_parser = parse_positive)]
+    pub max_streams: usize,
+
+    /// Longest one case may search (e.g. `500ms`, `30s`, `2m`). A case that runs out gets a
+    /// RESOURCE_EXHAUSTED error in its reply; the stream goes on.
+    #[arg(long, env = "SOLVER_CASE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
+    pub case_timeout: Duration,
+
+    /// Search nodes a 15-puzzle case may expand when its request sets no `node_budget`; 0 means
+    /// no node limit (the time limit still applies).
+    #[arg(long, env = "SOLVER_NODE_BUDGET", default_value_t = 0)]
+    pub node_budget: u64,
+
+    /// Most search nodes any 15-puzzle case may expand, whatever its request asks; 0 means no cap.
+    #[arg(long, env = "SOLVER_MAX_NODE_BUDGET", default_value_t = 0)]
+    pub max_node_budget: u64,
+
+    /// Largest Solitaire `max_moves` accepted; larger requests get INVALID_ARGUMENT.
+    #[arg(long, env = "SOLVER_MAX_SOLITAIRE_MOVES", default_value_t = crate::engine::SOLITAIRE_MOVES_LIMIT)]
+    pub max_solitaire_moves: u32,
+
+    /// On SIGTERM/SIGINT, how long in-flight cases may take to finish before they are cancelled.
+    #[arg(long, env = "SOLVER_GRACE_PERIOD", default_value = "10s", value_parser = parse_duration)]
+    pub grace_period: Duration,
+
+    /// Close each connection gracefully after this long (e.g. `5m`) so clients reconnect and
+    /// spread over replicas; `off` keeps connections for ever.
+    #[arg(long, env = "SOLVER_MAX_CONNECTION_AGE", default_value = "5m", value_parser = parse_optional_duration)]
+    pub max_connection_age: ::std::option::Option<Duration>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            listen: SocketAddr::from(([0, 0, 0, 0], 50051)),
+            metrics_listen: None,
+            warm_up: vec![Kind::Eight],
+            workers: 0,
+            window: 1024,
+            batch: 256,
+            cache_entries: 1_000_000,
+            max_message_bytes: 1 << 20,
+            max_streams: 1024,
+            case_timeout: Duration::from_secs(60),
+            node_budget: 0,
+            max_node_budget: 0,
+            max_solitaire_moves: crate::engine::SOLITAIRE_MOVES_LIMIT,
+            grace_period: Duration::from_secs(10),
+            max_connection_age: None,
+        }
+    }
+}
+
+impl Config {
+    /// The number of search threads: `workers`, or one per core when it is 0.
+    #[must_use]
+    pub fn worker_count(&self) -> usize {
+        if self.workers > 0 {
+            self.workers
+        } else {
+            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+        }
+    }
+
+    /// The node budget of a 15-puzzle case whose request asked for `requested` (0 = default).
+    /// `None` means unlimited.
+    #[must_use]
+    pub fn node_budget_for(&self, requested: u64) -> Option<u64> {
+        let wanted = if requested > 0 {
+            requested
+        } else {
+            self.node_budget
+        };
+        match (wanted, self.max_node_budget) {
+            (0, 0) => None,
+            (0, cap) => Some(cap),
+            (n, 0) => Some(n),
+            (n, cap) => Some(n.min(cap)),
+        }
+    }
+}
+
+fn parse_positive(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("{text:?} is not a whole number: {e}")),
+    }
+}
+
+fn parse_optional_addr(text: &str) -> Result<Option<SocketAddr>, String> {
+    match text.trim() {
+        "off" | "none" | "" => Ok(None),
+        other => other.parse().map(Some).map_err(|e| {
+            format!("{other:?} is not a socket address like 0.0.0.0:9090 (or `off`): {e}")
+        }),
+    }
+}
+
+/// Reads `250ms`, `30s`, `5m`, `1h` or a bare number of seconds.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, unit) = text.split_at(split);
+    let value: u64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration like 500ms, 30s, 5m or 1h"))?;
+    match unit {
+        "ms" => Ok(Duration::from_millis(value)),
+        "" | "s" => Ok(Duration::from_secs(value)),
+        "m" => Ok(Duration::from_secs(value * 60)),
+        "h" => Ok(Duration::from_secs(value * 3600)),
+        _ => Err(format!(
+            "{text:?} has unit {unit:?}; use ms, s, m or h (e.g. 500ms, 30s, 5m)"
+        )),
+    }
+}
+
+fn parse_optional_duration(text: &str) -> Result<Option<Duration>, String> {
+    match text.trim() {
+        "off" | "none" | "" => Ok(None),
+        other => parse_duration(other).map(Some),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("30"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
+        assert!(parse_duration("5 weeks").is_err());
+        assert!(parse_duration("ms").is_err());
+        assert_eq!(parse_optional_duration("off"), Ok(None));
+    }
+
+    #[test]
+    fn binary_defaults() {
+        let config = Config::try_parse_from(["solver-server"]).unwrap();
+        assert_eq!(config.listen, "0.0.0.0:50051".parse().unwrap());
+        assert_eq!(config.metrics_listen, Some("0.0.0.0:9090".parse().unwrap()));
+        assert_eq!(config.warm_up, vec![Kind::Eight, Kind::Fifteen]);
+        assert_eq!(config.max_connection_age, Some(Duration::from_secs(300)));
+    }
+
+    #[test]
+    fn flags() {
+        let config = Config::try_parse_from([
+            "solver-server",
+            "--metrics-listen",
+            "off",
+            "--warm-up=",
+            "--max-connection-age",
+            "off",
+            "--case-timeout",
+            "500ms",
+        ])
+        .unwrap();
+        assert_eq!(config.metrics_listen, None);
+        assert!(config.warm_up.is_empty());
+        assert_eq!(config.max_connection_age, None);
+        assert_eq!(config.case_timeout, Duration::from_millis(500));
+        let config =
+            Config::try_parse_from(["solver-server", "--warm-up", "fifteen,eight"]).unwrap();
+        assert_eq!(config.warm_up, vec![Kind::Fifteen, Kind::Eight]);
+        assert!(Config::try_parse_from(["solver-server", "--warm-up", "nine"]).is_err());
+    }
+
+    #[test]
+    fn node_budgets() {
+        let mut config = Config::default();
+        assert_eq!(config.node_budget_for(0), None);
+        assert_eq!(config.node_budget_for(10), Some(10));
+        config.max_node_budget = 5;
+        assert_eq!(config.node_budget_for(0), Some(5));
+        assert_eq!(config.node_budget_for(10), Some(5));
+        config.node_budget = 3;
+        assert_eq!(config.node_budget_for(0), Some(3));
+    }
+
+    #[test]
+    fn help_is_consistent() {
+        use clap::CommandFactory;
+        Config::command().debug_assert();
+    }
+}

@@ -1,0 +1,92 @@
+//! `solver-server`: parses flags, sets up logging, binds, and serves until SIGTERM or SIGINT.
+
+use anyhow::Context as _;
+use clap::{Parser, ValueEnum};
+use solver_server::Config;
+use tracing_subscriber::EnvFilter;
+
+/// Log line format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for log collectors in clusters.
+    Json,
+}
+
+/// The command line: the server's [`Config`] plus logging.
+#[derive(Debug, Parser)]
+#[command(
+    name = "solver-server",
+    version,
+    about = "gRPC service that solves the 8-puzzle, the 15-puzzle and four-piece Solitaire optimally",
+    after_help = "Logging filters come from RUST_LOG (e.g. RUST_LOG=solver_server=debug); the default is info."
+)]
+struct Cli {
+    #[command(flatten)]
+    config: Config,
+
+    /// Log format.
+    #[arg(long, env = "SOLVER_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+/// Filters applied unless `RUST_LOG` says otherwise: our own info logs, quiet transport crates.
+const DEFAULT_FILTER: &str = "info,h2=error,hyper=warn,tower=warn";
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    init_tracing(cli.log_format);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("solver-io")
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(run(cli.config))
+}
+
+async fn run(config: Config) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", config.listen))?;
+    solver_server::serve(listener, config, shutdown_signal())
+        .await
+        .context("server failed")
+}
+
+fn init_tracing(format: LogFormat) {
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().with_current_span(true).init(),
+    }
+}
+
+/// Completes on the first SIGTERM (what Kubernetes sends) or SIGINT (Ctrl-C).
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut terminate = match signal(SignalKind::terminate()) {
+            Ok(stream) => stream,
+            Err(err) => {
+                tracing::error!(cause = %err, "cannot listen for SIGTERM; only SIGINT stops the server");
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = terminate.recv() => tracing::info!("SIGTERM received"),
+            _ = tokio::signal::ctrl_c() => tracing::info!("SIGINT received"),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("Ctrl-C received");
+    }
+}

@@ -1,0 +1,241 @@
+//! Prometheus metrics, one registry per server (tests run many servers in one process), and the
+//! small HTTP endpoint that serves them on `/metrics`.
+//!
+//! Hot paths never look up a labelled series: every per-kind handle is resolved once here.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::header::CONTENT_TYPE;
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tonic::Code;
+
+use crate::config::Kind;
+
+type Labels = [(&'static str, &'static str); 2];
+type KindLabel = [(&'static str, &'static str); 1];
+
+/// How a case ended, as the `outcome` label of `solver_cases_total`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// A solution was sent.
+    Solved,
+    /// The sliding-tile board cannot reach its target.
+    Unsolvable,
+    /// The Solitaire end is not reachable within the limit.
+    Unreachable,
+    /// An in-band error with this code.
+    Failed(Code),
+}
+
+const OUTCOMES: [&str; 9] = [
+    "solved",
+    "unsolvable",
+    "unreachable",
+    "invalid_argument",
+    "resource_exhausted",
+    "deadline_exceeded",
+    "cancelled",
+    "internal",
+    "other_error",
+];
+
+impl Outcome {
+    fn index(self) -> usize {
+        match self {
+            Outcome::Solved => 0,
+            Outcome::Unsolvable => 1,
+            Outcome::Unreachable => 2,
+            Outcome::Failed(Code::InvalidArgument) => 3,
+            Outcome::Failed(Code::ResourceExhausted) => 4,
+            Outcome::Failed(Code::DeadlineExceeded) => 5,
+            Outcome::Failed(Code::Cancelled) => 6,
+            Outcome::Failed(Code::Internal) => 7,
+            Outcome::Failed(_) => 8,
+        }
+    }
+}
+
+/// The series of one puzzle kind.
+#[derive(Debug, Clone)]
+pub(crate) struct KindMetrics {
+    outcomes: [Counter; OUTCOMES.len()],
+    latency: Histogram,
+    /// Cases read from streams and not yet answered.
+    pub(crate) in_flight: Gauge,
+    /// Cases whose search is running on the pool right now.
+    pub(crate) searching: Gauge,
+    /// Cache look-ups that found an answer.
+    pub(crate) cache_hits: Counter,
+    /// Cache look-ups that did not.
+    pub(crate) cache_misses: Counter,
+}
+
+impl KindMetrics {
+    /// Counts one answered case and its latency (from being read to its reply).
+    pub(crate) fn answered(&self, outcome: Outcome, latency: Duration) {
+        self.outcomes[outcome.index()].inc();
+        self.latency.observe(latency.as_secs_f64());
+        self.in_flight.dec();
+    }
+}
+
+/// All metrics of one server.
+#[derive(Debug)]
+pub(crate) struct Metrics {
+    registry: Registry,
+    kinds: [KindMetrics; 3],
+    /// Entries in the cache of solved states.
+    pub(crate) cache_entries: Gauge,
+    /// Solver streams open.
+    pub(crate) streams: Gauge,
+}
+
+impl Metrics {
+    /// A fresh registry with every series registered.
+    pub(crate) fn new() -> Self {
+        let mut registry = Registry::with_prefix("solver");
+        let cases = Family::<Labels, Counter>::default();
+        registry.register(
+            "cases",
+            "Cases answered, by puzzle kind and outcome",
+            cases.clone(),
+        );
+        let latency = Family::<KindLabel, Histogram>::new_with_constructor(|| {
+            // 1 µs .. ~67 s.
+            Histogram::new(exponential_buckets(1e-6, 4.0, 14))
+        });
+        registry.register(
+            "case_latency_seconds",
+            "Time from reading a case to sending its reply",
+            latency.clone(),
+        );
+        let in_flight = Family::<KindLabel, Gauge>::default();
+        registry.register(
+            "cases_in_flight",
+            "Cases read from streams and not yet answered",
+            in_flight.clone(),
+        );
+        let searching = Family::<KindLabel, Gauge>::default();
+        registry.register(
+            "searches_running",
+            "Cases whose search holds a pool thread right now",
+            searching.clone(),
+        );
+        let hits = Family::<KindLabel, Counter>::default();
+        registry.register(
+            "cache_hits",
+            "Cases answered from the cache of solved states",
+            hits.clone(),
+        );
+        let misses = Family::<KindLabel, Counter>::default();
+        registry.register(
+            "cache_misses",
+            "Cache look-ups that found nothing",
+            misses.clone(),
+        );
+        let cache_entries = Gauge::default();
+        registry.register(
+            "cache_entries",
+            "Entries in the cache of solved states",
+            cache_entries.clone(),
+        );
+        let streams = Gauge::default();
+        registry.register("streams_open", "Solver streams open", streams.clone());
+
+        let kinds = Kind::ALL.map(|kind| {
+            let label = [("kind", kind.name())];
+            KindMetrics {
+                outcomes: OUTCOMES.map(|outcome| {
+                    cases.get_or_create_owned(&[("kind", kind.name()), ("outcome", outcome)])
+                }),
+                latency: latency.get_or_create_owned(&label),
+                in_flight: in_flight.get_or_create_owned(&label),
+                searching: searching.get_or_create_owned(&label),
+                cache_hits: hits.get_or_create_owned(&label),
+                cache_misses: misses.get_or_create_owned(&label),
+            }
+        });
+        Self {
+            registry,
+            kinds,
+            cache_entries,
+            streams,
+        }
+    }
+
+    /// The series of `kind`.
+    pub(crate) fn kind(&self, kind: Kind) -> &KindMetrics {
+        &self.kinds[kind as usize]
+    }
+
+    /// The OpenMetrics text exposition.
+    pub(crate) fn render(&self) -> String {
+        let mut text = String::new();
+        encode(&mut text, &self.registry).expect("writing to a String cannot fail");
+        text
+    }
+}
+
+/// Serves `GET /metrics` on `listener` until `stop` is cancelled.
+pub(crate) async fn serve_metrics(
+    listener: TcpListener,
+    metrics: Arc<Metrics>,
+    stop: CancellationToken,
+) -> std::io::Result<()> {
+    let addr: Option<SocketAddr> = listener.local_addr().ok();
+    let app = axum::Router::new().route(
+        "/metrics",
+        axum::routing::get(move || {
+            let metrics = Arc::clone(&metrics);
+            async move {
+                (
+                    [(
+                        CONTENT_TYPE,
+                        "application/openmetrics-text; version=1.0.0; charset=utf-8",
+                    )],
+                    metrics.render(),
+                )
+            }
+        }),
+    );
+    tracing::info!(?addr, "metrics endpoint listening");
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move { stop.cancelled().await })
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_labelled_series() {
+        let metrics = Metrics::new();
+        let eight = metrics.kind(Kind::Eight);
+        eight.in_flight.inc();
+        eight.answered(Outcome::Solved, Duration::from_micros(3));
+        metrics.kind(Kind::Fifteen).answered(
+            Outcome::Failed(Code::ResourceExhausted),
+            Duration::from_secs(1),
+        );
+        let text = metrics.render();
+        assert!(
+            text.contains(r#"solver_cases_total{kind="eight",outcome="solved"} 1"#),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#"solver_cases_total{kind="fifteen",outcome="resource_exhausted"} 1"#)
+        );
+        assert!(text.contains(r#"solver_cases_in_flight{kind="eight"} 0"#));
+        assert!(text.contains("solver_case_latency_seconds_bucket"));
+    }
+}

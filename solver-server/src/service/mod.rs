@@ -1,0 +1,81 @@
+//! The `solver.v1.Solver` service: one bidirectional RPC per puzzle kind, all driven by the same
+//! stream machinery ([`stream`]) over a per-kind [`Puzzle`](puzzle::Puzzle).
+
+mod puzzle;
+mod sliding;
+mod solitaire;
+mod stream;
+
+use std::sync::Arc;
+
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+use tonic::{Request, Response, Status, Streaming};
+
+use crate::cache::Cache;
+use crate::compute::Pool;
+use crate::config::Config;
+use crate::metrics::Metrics;
+use crate::pb;
+
+pub(crate) use stream::ReplyStream;
+
+/// State shared by every stream of one server.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    /// The configuration.
+    pub(crate) config: Arc<Config>,
+    /// Solved states.
+    pub(crate) cache: Cache,
+    /// The server's metrics.
+    pub(crate) metrics: Arc<Metrics>,
+    /// The bounded pool that runs searches.
+    pub(crate) pool: Pool,
+    /// One permit per stream that may be open.
+    pub(crate) streams: Arc<Semaphore>,
+    /// Fires when shutdown begins: streams stop reading and finish what they have.
+    pub(crate) draining: CancellationToken,
+    /// Fires when the grace period is over: streams cancel what is left.
+    pub(crate) abort: CancellationToken,
+}
+
+/// The gRPC service implementation.
+#[derive(Debug, Clone)]
+pub(crate) struct SolverService {
+    shared: Arc<Shared>,
+}
+
+impl SolverService {
+    /// A service over `shared`.
+    pub(crate) fn new(shared: Arc<Shared>) -> Self {
+        Self { shared }
+    }
+}
+
+#[tonic::async_trait]
+impl pb::solver_server::Solver for SolverService {
+    type SolveEightStream = ReplyStream<pb::SlidingReply>;
+    type SolveFifteenStream = ReplyStream<pb::SlidingReply>;
+    type SolveSolitaireStream = ReplyStream<pb::SolitaireReply>;
+
+    async fn solve_eight(
+        &self,
+        request: Request<Streaming<pb::SlidingRequest>>,
+    ) -> Result<Response<Self::SolveEightStream>, Status> {
+        stream::open::<sliding::Eight, _>(&self.shared, request)
+    }
+
+    async fn solve_fifteen(
+        &self,
+        request: Request<Streaming<pb::SlidingRequest>>,
+    ) -> Result<Response<Self::SolveFifteenStream>, Status> {
+        stream::open::<sliding::Fifteen, _>(&self.shared, request)
+    }
+
+    async fn solve_solitaire(
+        &self,
+        request: Request<Streaming<pb::SolitaireRequest>>,
+    ) -> Result<Response<Self::SolveSolitaireStream>, Status> {
+        stream::open::<solitaire::Solitaire, _>(&self.shared, request)
+    }
+}

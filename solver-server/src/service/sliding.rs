@@ -1,0 +1,144 @@
+//! The two sliding-tile RPCs: `SolveEight` (table look-ups, batched) and `SolveFifteen`
+//! (IDA* searches, one pool job per case).
+
+use std::sync::Arc;
+
+use solver_core::format_moves;
+
+use crate::cache::{Answer, Cache, CacheKey};
+use crate::compute::Lane;
+use crate::config::Kind;
+use crate::convert::{self, SlidingCase};
+use crate::engine;
+use crate::errors::CaseFailure;
+use crate::metrics::Outcome;
+use crate::pb::{self, sliding_reply};
+use crate::service::Shared;
+use crate::service::puzzle::{CaseLimits, Prepared, Puzzle};
+
+/// `SolveEight`.
+#[derive(Debug)]
+pub(crate) struct Eight;
+
+/// `SolveFifteen`.
+#[derive(Debug)]
+pub(crate) struct Fifteen;
+
+/// Validation, parity and the cache: everything that needs no search.
+fn prepare<const W: usize, P>(
+    request: &pb::SlidingRequest,
+    shared: &Shared,
+    key: fn(&SlidingCase<W>) -> CacheKey,
+) -> Prepared<P>
+where
+    P: Puzzle<Reply = pb::SlidingReply, Case = SlidingCase<W>>,
+{
+    let case = match convert::sliding_case::<W>(request) {
+        Ok(case) => case,
+        Err(failure) => return Prepared::Answered(convert::sliding_failed(failure)),
+    };
+    if !case.start.can_reach(&case.target) {
+        return Prepared::Answered(convert::sliding_unsolvable(case.id));
+    }
+    match shared.cache.get(&key(&case)) {
+        Some(Answer::Moves(moves)) => Prepared::Answered(convert::sliding_solved(
+            case.id,
+            moves.to_string(),
+            true,
+            convert::no_search("cache"),
+        )),
+        _ => Prepared::Search(case),
+    }
+}
+
+fn sliding_outcome(reply: &pb::SlidingReply) -> Outcome {
+    match &reply.outcome {
+        Some(sliding_reply::Outcome::Solution(_)) => Outcome::Solved,
+        Some(sliding_reply::Outcome::Unsolvable(_)) => Outcome::Unsolvable,
+        Some(sliding_reply::Outcome::Error(error)) => Outcome::Failed(error.code.into()),
+        None => Outcome::Failed(tonic::Code::Internal),
+    }
+}
+
+impl Puzzle for Eight {
+    const KIND: Kind = Kind::Eight;
+    const LANE: Lane = Lane::Lookup;
+    type Request = pb::SlidingRequest;
+    type Reply = pb::SlidingReply;
+    type Case = SlidingCase<3>;
+
+    fn prepare(request: pb::SlidingRequest, shared: &Shared) -> Prepared<Self> {
+        prepare(&request, shared, |case| {
+            CacheKey::Eight(case.start, case.target)
+        })
+    }
+
+    fn case_id(case: &Self::Case) -> u64 {
+        case.id
+    }
+
+    fn solve(case: Self::Case, _limits: &CaseLimits, cache: &Cache) -> pb::SlidingReply {
+        match engine::solve_eight(&case.start, &case.target) {
+            Some(moves) => {
+                let letters = format_moves(&moves);
+                cache.insert(
+                    CacheKey::Eight(case.start, case.target),
+                    Answer::Moves(Arc::from(letters.as_str())),
+                );
+                convert::sliding_solved(case.id, letters, false, convert::no_search("table"))
+            }
+            None => convert::sliding_unsolvable(case.id),
+        }
+    }
+
+    fn failed(failure: CaseFailure) -> pb::SlidingReply {
+        convert::sliding_failed(failure)
+    }
+
+    fn outcome(reply: &pb::SlidingReply) -> Outcome {
+        sliding_outcome(reply)
+    }
+}
+
+impl Puzzle for Fifteen {
+    const KIND: Kind = Kind::Fifteen;
+    const LANE: Lane = Lane::Search;
+    type Request = pb::SlidingRequest;
+    type Reply = pb::SlidingReply;
+    type Case = SlidingCase<4>;
+
+    fn prepare(request: pb::SlidingRequest, shared: &Shared) -> Prepared<Self> {
+        prepare(&request, shared, |case| {
+            CacheKey::Fifteen(case.start, case.target)
+        })
+    }
+
+    fn case_id(case: &Self::Case) -> u64 {
+        case.id
+    }
+
+    fn solve(case: Self::Case, limits: &CaseLimits, cache: &Cache) -> pb::SlidingReply {
+        let stop = limits.stop(case.node_budget);
+        match engine::solve_fifteen(&case.start, &case.target, &stop.stop) {
+            Ok(Some(found)) => {
+                cache.insert_path(case.start, case.target, &found.moves);
+                convert::sliding_solved(
+                    case.id,
+                    format_moves(&found.moves),
+                    false,
+                    convert::stats(found.stats, found.method),
+                )
+            }
+            Ok(None) => convert::sliding_unsolvable(case.id),
+            Err(stopped) => convert::sliding_failed(limits.failure(case.id, &stop, stopped)),
+        }
+    }
+
+    fn failed(failure: CaseFailure) -> pb::SlidingReply {
+        convert::sliding_failed(failure)
+    }
+
+    fn outcome(reply: &pb::SlidingReply) -> Outcome {
+        sliding_outcome(reply)
+    }
+}
