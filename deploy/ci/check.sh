@@ -148,7 +148,12 @@ timeout $((STARTUP_BUDGET + 30)) "$PY" deploy/ci/grpc_check.py wait-serving "$GR
     || die "server not SERVING"
 
 say "the image's own HEALTHCHECK (podman healthcheck run)"
-timeout 30 podman healthcheck run "$CONTAINER" || die "HEALTHCHECK command failed in the container"
+if ! timeout 30 podman healthcheck run "$CONTAINER"; then
+    healthcheck_cmd=$(inspect '{{range .Config.Healthcheck.Test}}{{.}} {{end}}')
+    echo "--- the HEALTHCHECK ($healthcheck_cmd) run by hand in the container:"
+    timeout 20 podman exec "$CONTAINER" /solver-server health --addr "127.0.0.1:$GRPC_PORT" 2>&1 | head -20 || true
+    die "the image's HEALTHCHECK failed: solver-server needs a 'health --addr ADDR' subcommand (exit 0 iff SERVING)"
+fi
 
 say "solving the HDU 3567 sample through the published port"
 timeout 90 "$PY" deploy/ci/grpc_check.py judge-hdu3567 "$GRPC_ADDR" proto \
