@@ -92,8 +92,10 @@ if [ -n "${DEPLOY_SERVER_BIN:-}" ]; then
     BIN=$DEPLOY_SERVER_BIN
 else
     # The same build settings as the Dockerfile's builder stage, read from it.
-    build_env=$(sed -n 's/^ENV \(RUSTFLAGS=.*\)$/\1/p' deploy/Dockerfile)
-    [[ $build_env == *crt-static* ]] || die "no 'ENV RUSTFLAGS=... crt-static' line in deploy/Dockerfile"
+    build_env=$(sed -n 's/^ENV \(CARGO_TARGET_[A-Z0-9_]*_RUSTFLAGS=.*\)$/\1/p' deploy/Dockerfile)
+    [[ $build_env == *crt-static* ]] || die "no 'ENV CARGO_TARGET_..._RUSTFLAGS=... crt-static' line in deploy/Dockerfile"
+    target_var="CARGO_TARGET_$(tr 'a-z-' 'A-Z_' <<<"$TARGET")_RUSTFLAGS"
+    [[ $build_env == "$target_var="* ]] || die "deploy/Dockerfile sets rustflags for another target than $TARGET"
     say "static release build of solver-server ($build_env)"
     (
         eval "export $build_env"
