@@ -11,7 +11,8 @@
 #      ConfigMap's settings) with published ports, waits for gRPC health SERVING, runs the
 #      image's HEALTHCHECK, solves a judge sample through it, scrapes /metrics, records RSS/CPU;
 #   5. sends SIGTERM in the middle of a stream of Korf's 100 and requires every case answered
-#      (replayed, optimal) and exit status 0 within the pod's grace period.
+#      (replayed, optimal) and exit status 0 within the pod's grace period;
+#   6. checks that the server closes connections older than SOLVER_MAX_CONNECTION_AGE.
 # Every step is time-bounded; any failure stops the script with a message saying what failed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,11 +33,13 @@ die() {
     exit 1
 }
 cleanup() {
-    if podman container exists "$CONTAINER" 2>/dev/null; then
-        echo "--- container log (last 40 lines)"
-        timeout 20 podman logs --tail 40 "$CONTAINER" 2>&1 || true
-        timeout 30 podman rm -f -t 0 "$CONTAINER" >/dev/null 2>&1 || true
-    fi
+    for name in "$CONTAINER" "$CONTAINER-age"; do
+        if podman container exists "$name" 2>/dev/null; then
+            echo "--- log of container $name (last 40 lines)"
+            timeout 20 podman logs --tail 40 "$name" 2>&1 || true
+            timeout 30 podman rm -f -t 0 "$name" >/dev/null 2>&1 || true
+        fi
+    done
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -204,5 +207,20 @@ wait "$stream" || die "the stream failed across the shutdown: $(cat "$WORK/korf.
 say "stopped by SIGTERM in ${elapsed_ms} ms with exit status 0; $(($(answered) - before)) cases were answered while draining"
 timeout 30 "$PY" deploy/ci/grpc_check.py korf-verify solver-core/tests/data/korf100.txt "$WORK/korf.out" \
     || die "Korf's 100 across the shutdown"
+
+# ---------------------------------------------------------------- 6. connection age
+# The server must close long-lived connections so clients reach new replicas. The same image and
+# settings, with a 3 s age instead of the ConfigMap's minutes (and no 15-puzzle warm-up).
+say "SOLVER_MAX_CONNECTION_AGE: a second container with the age at 3s"
+timeout 60 podman run -d --name "$CONTAINER-age" --read-only --cap-drop=ALL \
+    --security-opt=no-new-privileges --env-file "$WORK/server.env" \
+    -e SOLVER_MAX_CONNECTION_AGE=3s -e SOLVER_WARM_UP=solitaire \
+    -p "127.0.0.1::$GRPC_PORT" "$IMAGE" >"$WORK/run-age.log" 2>&1 \
+    || { cat "$WORK/run-age.log"; die "podman run (connection age)"; }
+AGE_ADDR=$(timeout 10 podman port "$CONTAINER-age" "$GRPC_PORT/tcp" | head -1)
+timeout 60 "$PY" deploy/ci/grpc_check.py wait-serving "$AGE_ADDR" 30 || die "second container not SERVING"
+timeout 60 "$PY" deploy/ci/grpc_check.py connection-age "$AGE_ADDR" 3 \
+    || die "the server did not close a connection older than SOLVER_MAX_CONNECTION_AGE"
+timeout 60 podman rm -f -t 5 "$CONTAINER-age" >/dev/null 2>&1 || true
 
 say "deploy checks passed"

@@ -9,6 +9,10 @@
       Solves an HDU 3567 sample through SolveEight (grpcurl, the repo's .proto, one bidi stream),
       prints the judge output and compares it byte for byte with EXPECTED.out.
 
+  grpc_check.py connection-age ADDR AGE_S
+      Opens one channel, calls health, and requires the server to close the connection
+      (GOAWAY: the channel leaves READY) within AGE_S + 5 s; then a call must succeed again
+      on a new connection.
   grpc_check.py korf-requests KORF.txt OUT.jsonl
       Writes Korf's 15-puzzles (id, optimal length, 16 cells per line) as SolveFifteen requests.
   grpc_check.py korf-verify KORF.txt REPLIES.json
@@ -48,6 +52,32 @@ def wait_serving(addr, timeout_s):
         time.sleep(0.5)
     print(f"FAIL: health not SERVING within {timeout_s}s (last: {last})", file=sys.stderr)
     return 1
+
+
+def connection_age(addr, age_s):
+    started = time.monotonic()
+    states = []
+    with grpc.insecure_channel(addr) as channel:
+        channel.subscribe(lambda s: states.append((time.monotonic() - started, s.name)),
+                          try_to_connect=True)
+        stub = health_pb2_grpc.HealthStub(channel)
+        request = health_pb2.HealthCheckRequest(service="")
+        stub.Check(request, timeout=5)
+        deadline = started + age_s + 5
+        while time.monotonic() < deadline:
+            names = [name for _, name in states]
+            if "READY" in names and names[-1] != "READY":
+                break
+            time.sleep(0.1)
+        names = [name for _, name in states]
+        if "READY" not in names or names[-1] == "READY":
+            print(f"FAIL: connection still open after {age_s + 5:g}s: {states}", file=sys.stderr)
+            return 1
+        closed_at = next(t for t, name in reversed(states) if name != "READY")
+        stub.Check(request, timeout=5)
+    print(f"ok: the server closed the connection after {closed_at:.1f}s "
+          f"(max age {age_s:g}s) and the next call reconnected")
+    return 0
 
 
 def board(text):
@@ -183,6 +213,8 @@ def main():
             status = f"{err.code().name}: {err.details()}"
         print(status)
         return 0 if status == "SERVING" else 1
+    if command == "connection-age":
+        return connection_age(addr, float(sys.argv[3]))
     if command == "judge-hdu3567":
         return judge_hdu3567(addr, *sys.argv[3:6])
     print(__doc__, file=sys.stderr)
