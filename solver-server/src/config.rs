@@ -60,7 +60,7 @@ pub struct Config {
     pub metrics_listen: ::std::option::Option<SocketAddr>,
 
     /// Tables to build before reporting SERVING, comma-separated (`eight`, `fifteen`;
-    /// `solitaire` needs none). Pass `--warm-up=` for none: the first case of each kind then
+    /// `solitaire` needs none). Give `--warm-up` with no value for none: the first case of each kind then
     /// builds its tables (the 15-puzzle's take seconds).
     #[arg(long, env = "SOLVER_WARM_UP", value_enum, value_delimiter = ',', num_args = 0.., default_values_t = [Kind::Eight, Kind::Fifteen])]
     pub warm_up: Vec<Kind>,
@@ -86,8 +86,9 @@ pub struct Config {
     #[arg(long, env = "SOLVER_MAX_MESSAGE_BYTES", default_value_t = 1 << 20)]
     pub max_message_bytes: usize,
 
-    /// Most solver streams open at once over all connections (also the HTTP/2 concurrent-stream
-    /// limit per connection). Further calls fail with RESOURCE_EXHAUSTED.
+    /// Most solver streams open at once over all connections; further calls fail with
+    /// RESOURCE_EXHAUSTED. It is also each connection's HTTP/2 concurrent-stream limit, so on a
+    /// single connection further calls wait for a stream to close instead.
     #[arg(long, env = "SOLVER_MAX_STREAMS", default_value_t = 1024, value_parser = parse_positive)]
     pub max_streams: usize,
 
@@ -244,7 +245,7 @@ mod tests {
             "solver-server",
             "--metrics-listen",
             "off",
-            "--warm-up=",
+            "--warm-up",
             "--max-connection-age",
             "off",
             "--case-timeout",

@@ -3,7 +3,6 @@
 //!
 //! Hot paths never look up a labelled series: every per-kind handle is resolved once here.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -191,7 +190,9 @@ pub(crate) async fn serve_metrics(
     metrics: Arc<Metrics>,
     stop: CancellationToken,
 ) -> std::io::Result<()> {
-    let addr: Option<SocketAddr> = listener.local_addr().ok();
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(%addr, "metrics endpoint listening");
+    }
     let app = axum::Router::new().route(
         "/metrics",
         axum::routing::get(move || {
@@ -207,7 +208,6 @@ pub(crate) async fn serve_metrics(
             }
         }),
     );
-    tracing::info!(?addr, "metrics endpoint listening");
     axum::serve(listener, app)
         .with_graceful_shutdown(async move { stop.cancelled().await })
         .await

@@ -161,6 +161,21 @@ fn slide(state: u64, to: usize) -> u64 {
     cells | ((to as u64) << BLANK_SHIFT)
 }
 
+/// Boards per blank cell in a class: the rank step of a horizontal move.
+const HALF_FACT8: usize = 20_160;
+
+/// `1 +` the index of the move that undoes move `m`: how a queued entry that came by it is
+/// marked.
+const REVERSE_PLUS_ONE: [usize; 4] = {
+    let mut t = [0; 4];
+    let mut m = 0;
+    while m < 4 {
+        t[m] = Move::ALL[m].reverse().index() + 1;
+        m += 1;
+    }
+    t
+};
+
 /// Neighbour of each cell in each move's direction, `NONE` off the board.
 const NONE: u8 = u8::MAX;
 const NEIGHBOURS: [[u8; 4]; 9] = {
@@ -181,32 +196,42 @@ const NEIGHBOURS: [[u8; 4]; 9] = {
 
 impl Tree {
     fn build(blank: usize) -> Self {
+        // A queued entry: the packed state (bits 0..40), 1 + the move that reached it (bits
+        // 40..43; 0 for the root), so that its reverse, which leads straight back, is skipped,
+        // and its rank (bits 43..61), from which a horizontal move's rank follows at once: it
+        // leaves the tiles' sequence alone and only moves the blank by one cell.
+        const CAME_SHIFT: u32 = 40;
+        const RANK_SHIFT: u32 = 43;
         let root = pack(&Board::canonical(blank));
         let mut last_move = vec![0u8; STATES / 4];
         let mut visited = vec![0u64; STATES.div_ceil(64)];
         let mut queue: Vec<u64> = Vec::with_capacity(STATES);
         let root_rank = rank(root);
         visited[root_rank / 64] |= 1 << (root_rank % 64);
-        // Bits 40..43 of a queued state: 1 + the move that reached it (0 for the root), so its
-        // reverse, which leads straight back to a visited board, is skipped.
-        queue.push(root);
+        queue.push(root | ((root_rank as u64) << RANK_SHIFT));
         let mut head = 0;
         while let Some(&entry) = queue.get(head) {
             head += 1;
-            let state = entry & ((1 << 40) - 1);
-            let came_by = (entry >> 40) as usize;
+            let state = entry & ((1 << CAME_SHIFT) - 1);
+            let came_by = ((entry >> CAME_SHIFT) & 7) as usize;
+            let own_rank = (entry >> RANK_SHIFT) as usize;
             let blank = (state >> BLANK_SHIFT) as usize;
             for (m, &to) in NEIGHBOURS[blank].iter().enumerate() {
-                if to == NONE || (came_by != 0 && Move::ALL[came_by - 1].reverse().index() == m) {
+                if to == NONE || came_by == REVERSE_PLUS_ONE[m] {
                     continue;
                 }
                 let next = slide(state, to as usize);
-                let r = rank(next);
+                let r = match Move::ALL[m] {
+                    Move::Left => own_rank - HALF_FACT8,
+                    Move::Right => own_rank + HALF_FACT8,
+                    Move::Up | Move::Down => rank(next),
+                };
                 let bit = 1u64 << (r % 64);
                 if visited[r / 64] & bit == 0 {
                     visited[r / 64] |= bit;
                     last_move[r / 4] |= (m as u8) << (2 * (r % 4));
-                    queue.push(next | (((m + 1) as u64) << 40));
+                    queue
+                        .push(next | (((m + 1) as u64) << CAME_SHIFT) | ((r as u64) << RANK_SHIFT));
                 }
             }
         }

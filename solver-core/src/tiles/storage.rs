@@ -130,13 +130,16 @@ impl PatternDatabases {
         crc.update(&want);
         let mut pdbs = Vec::new();
         for tiles in expected.patterns() {
-            let mut table = vec![0u8; placements(tiles.len())];
-            reader.read_exact(&mut table).map_err(|e| match e.kind() {
-                io::ErrorKind::UnexpectedEof => StorageError::Corrupt("truncated tables".into()),
-                _ => StorageError::Io(e),
+            let pdb = Pdb::read_with(tiles, |table| {
+                reader.read_exact(table).map_err(|e| match e.kind() {
+                    io::ErrorKind::UnexpectedEof => {
+                        StorageError::Corrupt("truncated tables".into())
+                    }
+                    _ => StorageError::Io(e),
+                })
             })?;
-            crc.update(&table);
-            pdbs.push(Pdb::from_parts(tiles.to_vec(), table));
+            crc.update(pdb.table());
+            pdbs.push(pdb);
         }
         if crc.finalize() != u32::from_le_bytes(stored_crc) {
             return Err(StorageError::Corrupt("checksum mismatch".into()));
