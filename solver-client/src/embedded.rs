@@ -5,6 +5,7 @@
 //! command works on a fresh machine, and the embedded path tests the same code as production.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use solver_server::{Config, Kind};
@@ -30,6 +31,10 @@ impl Embedded {
         let addr = listener.local_addr()?;
         let config = Config {
             warm_up: warm_up.into(),
+            // Stored 7-8 databases (see `solver-server build-databases`) replace the seconds-long
+            // 6-6-3 build; a short-lived client never builds them itself.
+            data_dir: std::env::var_os("SOLVER_DATA_DIR").map(Into::into),
+            build_databases: false,
             ..Config::default()
         };
         let (shutdown, stop) = oneshot::channel::<()>();
@@ -75,4 +80,30 @@ impl Embedded {
     pub(crate) fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
+
+    /// Waits until the server reports SERVING, i.e. its tables are ready. Cases sent earlier
+    /// would only wait inside the server, except 15-puzzle cases racing the load of stored
+    /// databases, which would build the 6-6-3 ones for nothing.
+    ///
+    /// # Errors
+    /// If the server is not ready within [`READY_LIMIT`] (it died, or cannot build its tables).
+    pub(crate) async fn ready(&self) -> anyhow::Result<()> {
+        let started = std::time::Instant::now();
+        loop {
+            let status = solver_server::check_health(&self.addr.to_string(), POLL).await;
+            if status.as_deref() == Ok("SERVING") {
+                return Ok(());
+            }
+            if started.elapsed() > READY_LIMIT {
+                let why = status.unwrap_or_else(|message| message);
+                anyhow::bail!("the embedded server was not ready after {READY_LIMIT:?}: {why}");
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
 }
+
+/// How long one readiness check may take.
+const POLL: Duration = Duration::from_secs(1);
+/// How long the embedded server may take to get its tables ready (the 15-puzzle's take seconds).
+const READY_LIMIT: Duration = Duration::from_secs(600);

@@ -156,7 +156,10 @@ async fn connect(
 ) -> anyhow::Result<Vec<session::Endpoint>> {
     let urls = match (server, embedded) {
         (Some(server), _) => endpoints::resolve(server).await?,
-        (None, Some(embedded)) => vec![embedded.url()],
+        (None, Some(embedded)) => {
+            embedded.ready().await?;
+            vec![embedded.url()]
+        }
         (None, None) => bail!("no server to talk to"),
     };
     endpoints::connect(&urls).await
