@@ -9,51 +9,43 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use solver_core::Stop;
 use solver_core::solitaire::{self, Position, Square};
 
-struct Lcg(u64);
+#[path = "lcg.rs"]
+mod lcg;
+use lcg::Lcg;
 
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-
-    fn position(&mut self) -> Position {
-        let mut squares = Vec::new();
-        while squares.len() < 4 {
-            let i = (self.next() % 64) as u32;
-            let sq = Square::new(i / 8 + 1, i % 8 + 1).unwrap();
-            if !squares.contains(&sq) {
-                squares.push(sq);
-            }
+fn position(rng: &mut Lcg) -> Position {
+    let mut squares = Vec::new();
+    while squares.len() < 4 {
+        let i = (rng.next() % 64) as u32;
+        let sq = Square::new(i / 8 + 1, i % 8 + 1).unwrap();
+        if !squares.contains(&sq) {
+            squares.push(sq);
         }
-        Position::new(&squares).unwrap()
     }
+    Position::new(&squares).unwrap()
+}
 
-    /// A position `moves` random legal moves from `p` (random steps and jumps, kept when legal).
-    fn walk(&mut self, mut p: Position, moves: usize) -> Position {
-        let mut done = 0;
-        while done < moves {
-            let squares = p.squares();
-            let from = squares[(self.next() % 4) as usize];
-            let (dr, dc) = [(-1, 0), (1, 0), (0, -1), (0, 1)][(self.next() % 4) as usize];
-            let jump = self.next().is_multiple_of(2);
-            let k = if jump { 2 } else { 1 };
-            let (r, c) = (from.row() as i32 + dr * k, from.col() as i32 + dc * k);
-            // Off-board coordinates (negative ones wrap to huge) are rejected by `Square::new`.
-            let Ok(to) = Square::new(r as u32, c as u32) else {
-                continue;
-            };
-            let step = solitaire::Step { from, to };
-            if let Ok(next) = solitaire::replay(&p, &[step]) {
-                p = next;
-                done += 1;
-            }
+/// A position `moves` random legal moves from `p` (random steps and jumps, kept when legal).
+fn walk(rng: &mut Lcg, mut p: Position, moves: usize) -> Position {
+    let mut done = 0;
+    while done < moves {
+        let squares = p.squares();
+        let from = squares[(rng.next() % 4) as usize];
+        let (dr, dc) = [(-1, 0), (1, 0), (0, -1), (0, 1)][(rng.next() % 4) as usize];
+        let jump = rng.next().is_multiple_of(2);
+        let k = if jump { 2 } else { 1 };
+        let (r, c) = (from.row() as i32 + dr * k, from.col() as i32 + dc * k);
+        // Off-board coordinates (negative ones wrap to huge) are rejected by `Square::new`.
+        let Ok(to) = Square::new(r as u32, c as u32) else {
+            continue;
+        };
+        let step = solitaire::Step { from, to };
+        if let Ok(next) = solitaire::replay(&p, &[step]) {
+            p = next;
+            done += 1;
         }
-        p
     }
+    p
 }
 
 fn queries(c: &mut Criterion) {
@@ -62,11 +54,11 @@ fn queries(c: &mut Criterion) {
     // (almost all unreachable within 8).
     let pairs: Vec<(Position, Position)> = (0..512)
         .map(|i| {
-            let start = rng.position();
+            let start = position(&mut rng);
             let end = if i % 2 == 0 {
-                rng.walk(start, 1 + (i / 2) % 12)
+                walk(&mut rng, start, 1 + (i / 2) % 12)
             } else {
-                rng.position()
+                position(&mut rng)
             };
             (start, end)
         })

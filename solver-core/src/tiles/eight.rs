@@ -15,7 +15,7 @@
 
 use std::sync::OnceLock;
 
-use super::board::{Board, Board3, Move};
+use super::board::{Board, Board3, Move, NO_NEIGHBOUR, neighbour_table};
 use super::rank::{pack9, rank9_class};
 
 /// Boards in one parity class: 9!/2.
@@ -175,24 +175,9 @@ const REVERSE_PLUS_ONE: [usize; 4] = {
     }
     t
 };
-
 /// Neighbour of each cell in each move's direction, `NONE` off the board.
-const NONE: u8 = u8::MAX;
-const NEIGHBOURS: [[u8; 4]; 9] = {
-    let mut table = [[NONE; 4]; 9];
-    let mut cell = 0;
-    while cell < 9 {
-        let mut m = 0;
-        while m < 4 {
-            if let Some(to) = Move::ALL[m].target(cell, 3) {
-                table[cell][m] = to as u8;
-            }
-            m += 1;
-        }
-        cell += 1;
-    }
-    table
-};
+const NONE: u8 = NO_NEIGHBOUR;
+const NEIGHBOURS: [[u8; 4]; 16] = neighbour_table(3);
 
 impl Tree {
     fn build(blank: usize) -> Self {

@@ -9,7 +9,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
-use super::board::Move;
+use super::board::{Move, NO_NEIGHBOUR, neighbour_table};
 use crate::stop::{POLL_INTERVAL, SearchStats, Stop, StopReason, Stopped};
 
 /// A heuristic updated incrementally as tiles move.
@@ -24,22 +24,8 @@ pub(crate) trait Heuristic {
     fn value(&self, state: &Self::State) -> u32;
 }
 
-/// Neighbour of each cell in each move's direction, `u8::MAX` off the board.
-const NEIGHBOURS: [[u8; 4]; 16] = {
-    let mut table = [[u8::MAX; 4]; 16];
-    let mut cell = 0;
-    while cell < 16 {
-        let mut m = 0;
-        while m < 4 {
-            if let Some(to) = Move::ALL[m].target(cell, 4) {
-                table[cell][m] = to as u8;
-            }
-            m += 1;
-        }
-        cell += 1;
-    }
-    table
-};
+/// Neighbour of each cell in each move's direction, `NO_NEIGHBOUR` off the board.
+const NEIGHBOURS: [[u8; 4]; 16] = neighbour_table(4);
 
 /// Iterations that expanded fewer nodes than this stay on one thread: splitting costs more.
 const PARALLEL_AFTER: u64 = 200_000;
@@ -354,7 +340,7 @@ impl<'a, H: Heuristic> Search<'a, H> {
                 continue;
             }
             let to = NEIGHBOURS[blank as usize][mv.index()];
-            if to == u8::MAX {
+            if to == NO_NEIGHBOUR {
                 continue;
             }
             let tile = self.cells[to as usize];
