@@ -29,7 +29,7 @@ impl Embedded {
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
         let config = Config {
-            warm_up,
+            warm_up: warm_up.into(),
             ..Config::default()
         };
         let (shutdown, stop) = oneshot::channel::<()>();

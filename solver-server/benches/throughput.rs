@@ -82,7 +82,7 @@ async fn start(cache_entries: usize) -> SocketAddr {
     let addr = listener.local_addr().unwrap();
     let config = Config {
         cache_entries,
-        warm_up: vec![Kind::Eight],
+        warm_up: vec![Kind::Eight].into(),
         ..Config::default()
     };
     tokio::spawn(solver_server::serve(

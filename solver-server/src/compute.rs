@@ -46,6 +46,11 @@ impl Pool {
         }
     }
 
+    /// The search lane's semaphore: its free permits are cores a search may borrow.
+    pub(crate) fn idle_search_slots(&self) -> Arc<Semaphore> {
+        Arc::clone(&self.search)
+    }
+
     /// Runs `work` on a blocking thread once its lane has a free slot.
     ///
     /// Gives up with [`JobError::Cancelled`] if `cancel` fires first. Once started, the work

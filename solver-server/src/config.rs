@@ -1,6 +1,9 @@
 //! Server configuration: command-line flags with `SOLVER_*` environment fallbacks.
 
+use std::fmt;
 use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
@@ -37,6 +40,52 @@ impl std::fmt::Display for Kind {
     }
 }
 
+/// The tables to build before reporting SERVING: `eight,fifteen`, or `none`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WarmUp(pub Vec<Kind>);
+
+impl From<Vec<Kind>> for WarmUp {
+    fn from(kinds: Vec<Kind>) -> Self {
+        Self(kinds)
+    }
+}
+
+impl FromStr for WarmUp {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if text.is_empty() || text.eq_ignore_ascii_case("none") {
+            return Ok(Self(Vec::new()));
+        }
+        text.split(',')
+            .map(|name| {
+                <Kind as ValueEnum>::from_str(name.trim(), true).map_err(|_| {
+                    format!(
+                        "{name:?} is not a puzzle kind: expected eight, fifteen, solitaire or none"
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()
+            .map(Self)
+    }
+}
+
+impl fmt::Display for WarmUp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("none");
+        }
+        for (i, kind) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(kind.name())?;
+        }
+        Ok(())
+    }
+}
+
 /// How the server runs. Every flag has a `SOLVER_*` environment fallback; `--help` lists them.
 ///
 /// [`Config::default`] is the configuration for an in-process server (tests, the client's
@@ -60,16 +109,22 @@ pub struct Config {
     pub metrics_listen: ::std::option::Option<SocketAddr>,
 
     /// Tables to build before reporting SERVING, comma-separated (`eight`, `fifteen`;
-    /// `solitaire` needs none). Give `--warm-up` with no value for none: the first case of each kind then
-    /// builds its tables (the 15-puzzle's take seconds).
-    #[arg(long, env = "SOLVER_WARM_UP", value_enum, value_delimiter = ',', num_args = 0.., default_values_t = [Kind::Eight, Kind::Fifteen])]
-    pub warm_up: Vec<Kind>,
+    /// `solitaire` needs none), or `none`: the first case of each kind then builds its tables
+    /// (the 15-puzzle's take seconds).
+    #[arg(long, env = "SOLVER_WARM_UP", default_value = "eight,fifteen")]
+    pub warm_up: WarmUp,
 
-    /// A stored 7-8 pattern database file (written by solver-core's storage) to load at start
-    /// instead of building the 6-6-3 databases: far faster 15-puzzle searches, 577 MB of memory.
-    /// Health stays NOT_SERVING until it is loaded, and for good if it cannot be.
-    #[arg(long, env = "SOLVER_PATTERN_DATABASES")]
-    pub pattern_databases: Option<std::path::PathBuf>,
+    /// Directory of stored 15-puzzle pattern databases. After the warm-up (and SERVING), the
+    /// server loads the 7-8 databases from it in the background (about 0.3 s, 577 MB of memory)
+    /// and answers every later 15-puzzle case with them; until then it uses the 6-6-3 ones.
+    #[arg(long, env = "SOLVER_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// When the data directory has no 7-8 databases yet: build them in the background (minutes
+    /// of one core, about 2 GB of memory) and store them there (`true`), or do without
+    /// (`false`). `solver-server build-databases` builds them ahead of time instead.
+    #[arg(long, env = "SOLVER_BUILD_DATABASES", default_value_t = true, action = clap::ArgAction::Set)]
+    pub build_databases: bool,
 
     /// Threads that run searches at once (the bounded pool); 0 means one per CPU core.
     #[arg(long, env = "SOLVER_WORKERS", default_value_t = 0, value_parser = parse_workers)]
@@ -131,8 +186,9 @@ impl Default for Config {
         Self {
             listen: SocketAddr::from(([0, 0, 0, 0], 50051)),
             metrics_listen: None,
-            warm_up: vec![Kind::Eight],
-            pattern_databases: None,
+            warm_up: WarmUp(vec![Kind::Eight]),
+            data_dir: None,
+            build_databases: true,
             workers: 0,
             window: 1024,
             batch: 256,
@@ -209,7 +265,10 @@ fn parse_optional_addr(text: &str) -> Result<Option<SocketAddr>, String> {
 }
 
 /// Reads `250ms`, `30s`, `5m`, `1h` or a bare number of seconds.
-fn parse_duration(text: &str) -> Result<Duration, String> {
+///
+/// # Errors
+/// A message saying what a duration looks like.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     let split = text
         .find(|c: char| !c.is_ascii_digit())
@@ -255,7 +314,9 @@ mod tests {
         let config = Config::try_parse_from(["solver-server"]).unwrap();
         assert_eq!(config.listen, "0.0.0.0:50051".parse().unwrap());
         assert_eq!(config.metrics_listen, Some("0.0.0.0:9090".parse().unwrap()));
-        assert_eq!(config.warm_up, vec![Kind::Eight, Kind::Fifteen]);
+        assert_eq!(config.warm_up, WarmUp(vec![Kind::Eight, Kind::Fifteen]));
+        assert_eq!(config.data_dir, None);
+        assert!(config.build_databases);
         assert_eq!(config.max_connection_age, Some(Duration::from_secs(300)));
     }
 
@@ -266,6 +327,9 @@ mod tests {
             "--metrics-listen",
             "off",
             "--warm-up",
+            "none",
+            "--build-databases",
+            "false",
             "--max-connection-age",
             "off",
             "--case-timeout",
@@ -273,12 +337,14 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(config.metrics_listen, None);
-        assert!(config.warm_up.is_empty());
+        assert!(config.warm_up.0.is_empty());
+        assert!(!config.build_databases);
         assert_eq!(config.max_connection_age, None);
         assert_eq!(config.case_timeout, Duration::from_millis(500));
         let config =
             Config::try_parse_from(["solver-server", "--warm-up", "fifteen,eight"]).unwrap();
-        assert_eq!(config.warm_up, vec![Kind::Fifteen, Kind::Eight]);
+        assert_eq!(config.warm_up, WarmUp(vec![Kind::Fifteen, Kind::Eight]));
+        assert_eq!(config.warm_up.to_string(), "fifteen,eight");
         assert!(Config::try_parse_from(["solver-server", "--warm-up", "nine"]).is_err());
         assert!(Config::try_parse_from(["solver-server", "--window", "0"]).is_err());
         assert!(Config::try_parse_from(["solver-server", "--max-streams", "99999999999"]).is_err());

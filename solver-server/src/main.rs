@@ -1,7 +1,11 @@
 //! `solver-server`: parses flags, sets up logging, binds, and serves until SIGTERM or SIGINT.
 
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
 use anyhow::Context as _;
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 use solver_server::Config;
 use tracing_subscriber::EnvFilter;
 
@@ -22,7 +26,12 @@ enum LogFormat {
     about = "gRPC service that solves the 8-puzzle, the 15-puzzle and four-piece Solitaire optimally",
     after_help = "Logging filters come from RUST_LOG (e.g. RUST_LOG=solver_server=debug); the default is info."
 )]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
+    /// Without a command, serve.
+    #[command(subcommand)]
+    command: Option<Command>,
+
     #[command(flatten)]
     config: Config,
 
@@ -31,18 +40,82 @@ struct Cli {
     log_format: LogFormat,
 }
 
+/// What to do instead of serving.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Ask a running server whether it is SERVING (exit 0) or not (exit 1): a health check for
+    /// images that carry no other tools.
+    Health {
+        /// The server's gRPC address.
+        #[arg(long, default_value = "127.0.0.1:50051")]
+        addr: String,
+        /// How long to wait for the answer.
+        #[arg(long, default_value = "2s", value_parser = solver_server::parse_duration)]
+        timeout: Duration,
+    },
+    /// Build the 15-puzzle 7-8 pattern databases (minutes on every core, about 2 GB of memory)
+    /// and store them where `--data-dir` finds them.
+    BuildDatabases {
+        /// The directory to store them in (created if missing).
+        #[arg(long, env = "SOLVER_DATA_DIR")]
+        data_dir: PathBuf,
+    },
+}
+
 /// Filters applied unless `RUST_LOG` says otherwise: our own info logs, quiet transport crates.
 const DEFAULT_FILTER: &str = "info,h2=error,hyper=warn,tower=warn";
 
-fn main() -> anyhow::Result<()> {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.log_format);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    let result = match cli.command {
+        None => runtime().and_then(|rt| rt.block_on(run(cli.config))),
+        Some(Command::Health { addr, timeout }) => {
+            return runtime().map_or(ExitCode::FAILURE, |rt| {
+                match rt.block_on(solver_server::check_health(&addr, timeout)) {
+                    Ok(status) => {
+                        println!("{status}");
+                        if status == "SERVING" {
+                            ExitCode::SUCCESS
+                        } else {
+                            ExitCode::FAILURE
+                        }
+                    }
+                    Err(message) => {
+                        eprintln!("{message}");
+                        ExitCode::FAILURE
+                    }
+                }
+            });
+        }
+        Some(Command::BuildDatabases { data_dir }) => {
+            let started = Instant::now();
+            solver_server::build_databases(&data_dir)
+                .map_err(anyhow::Error::msg)
+                .map(|path| {
+                    println!(
+                        "built and stored {} in {:.1} s",
+                        path.display(),
+                        started.elapsed().as_secs_f64()
+                    );
+                })
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("solver-server: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("solver-io")
         .build()
-        .context("cannot start the async runtime")?;
-    runtime.block_on(run(cli.config))
+        .context("cannot start the async runtime")
 }
 
 async fn run(config: Config) -> anyhow::Result<()> {

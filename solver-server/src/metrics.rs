@@ -96,6 +96,10 @@ pub(crate) struct Metrics {
     pub(crate) cache_entries: Gauge,
     /// Solver streams open.
     pub(crate) streams: Gauge,
+    /// 15-puzzle answers found by search, by the heuristic that guided it.
+    fifteen_methods: Family<[(&'static str, String); 1], Counter>,
+    /// 1 for the heuristic new 15-puzzle searches use, 0 for the others.
+    fifteen_heuristic: Family<[(&'static str, &'static str); 1], Gauge>,
 }
 
 impl Metrics {
@@ -149,6 +153,18 @@ impl Metrics {
         );
         let streams = Gauge::default();
         registry.register("streams_open", "Solver streams open", streams.clone());
+        let fifteen_methods = Family::default();
+        registry.register(
+            "fifteen_searches",
+            "15-puzzle answers found by search, by the heuristic that guided it",
+            fifteen_methods.clone(),
+        );
+        let fifteen_heuristic = Family::default();
+        registry.register(
+            "fifteen_heuristic",
+            "1 for the heuristic new 15-puzzle searches use (pdb-663 until the 7-8 databases are in)",
+            fifteen_heuristic.clone(),
+        );
 
         let kinds = Kind::ALL.map(|kind| {
             let label = [("kind", kind.name())];
@@ -168,12 +184,30 @@ impl Metrics {
             kinds,
             cache_entries,
             streams,
+            fifteen_methods,
+            fifteen_heuristic,
         }
     }
 
     /// The series of `kind`.
     pub(crate) fn kind(&self, kind: Kind) -> &KindMetrics {
         &self.kinds[kind as usize]
+    }
+
+    /// Counts a 15-puzzle answer found by a search guided by `method`.
+    pub(crate) fn fifteen_searched(&self, method: &str) {
+        self.fifteen_methods
+            .get_or_create(&[("method", method.to_owned())])
+            .inc();
+    }
+
+    /// Marks `method` as the heuristic new 15-puzzle searches use.
+    pub(crate) fn set_fifteen_heuristic(&self, method: &str) {
+        for known in ["pdb-663", "pdb-78"] {
+            self.fifteen_heuristic
+                .get_or_create(&[("method", known)])
+                .set(i64::from(known == method));
+        }
     }
 
     /// The OpenMetrics text exposition.

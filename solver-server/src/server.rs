@@ -15,7 +15,7 @@ use tonic_health::server::HealthReporter;
 
 use crate::cache::Cache;
 use crate::compute::Pool;
-use crate::config::Config;
+use crate::config::{Config, Kind};
 use crate::engine;
 use crate::errors::ServeError;
 use crate::metrics::{self, Metrics};
@@ -26,6 +26,9 @@ use crate::service::{Shared, SolverService};
 /// The fully qualified name of the solver service, as health and reflection know it.
 const SERVICE_NAME: &str = "solver.v1.Solver";
 
+/// HTTP/2 connection-level flow-control window, in bytes.
+const CONNECTION_WINDOW: u32 = 16 << 20;
+
 /// How long connections may linger once the grace period is over and every stream was cancelled.
 const LINGER: Duration = Duration::from_secs(1);
 
@@ -33,7 +36,8 @@ const LINGER: Duration = Duration::from_secs(1);
 /// `config.metrics_listen`) until `shutdown` completes.
 ///
 /// Health reports NOT_SERVING until the tables named by `config.warm_up` are built, SERVING
-/// after. When `shutdown` completes, health flips back to NOT_SERVING, the listener closes,
+/// after. With `config.data_dir`, the 7-8 pattern databases are then loaded (or built) in the
+/// background, and 15-puzzle cases use them from then on. When `shutdown` completes, health flips back to NOT_SERVING, the listener closes,
 /// streams stop reading new cases and finish those in flight; whatever is still running after
 /// `config.grace_period` is cancelled and its stream ends with UNAVAILABLE. Then this returns.
 ///
@@ -79,7 +83,7 @@ pub async fn serve(
         shutting_down: Arc::new(Mutex::new(false)),
     };
     health.set(ServingStatus::NotServing).await;
-    spawn_warm_up(&config, health.clone());
+    spawn_warm_up(&config, health.clone(), Arc::clone(&metrics));
 
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
@@ -88,6 +92,10 @@ pub async fn serve(
         .max_encoding_message_size(config.max_message_bytes);
 
     let mut builder = Server::builder()
+        // A large connection window: h2 limits how many small, unread DATA frames it buffers to
+        // a share of the window, and a client pipelining thousands of tiny cases (grpcurl,
+        // Go's gRPC) would otherwise be sent GOAWAY "too_many_data_frames".
+        .initial_connection_window_size(CONNECTION_WINDOW)
         .max_concurrent_streams(u32::try_from(config.max_streams).unwrap_or(u32::MAX))
         .trace_fn(|request| tracing::info_span!("grpc", path = %request.uri().path()));
     if let Some(age) = config.max_connection_age {
@@ -155,34 +163,76 @@ fn reflection() -> tonic_reflection::server::Builder<'static> {
         .with_service_name("grpc.health.v1.Health")
 }
 
-/// Builds the configured tables off the async workers, then reports SERVING.
-fn spawn_warm_up(config: &Config, health: Health) {
-    let kinds = config.warm_up.clone();
-    let stored = config.pattern_databases.clone();
+/// Gets the configured tables ready off the async workers, then reports SERVING.
+///
+/// Stored 7-8 databases in the data directory are loaded first (a fraction of a second) and
+/// make the 6-6-3 warm-up unnecessary. Without them, the 6-6-3 databases serve, and when
+/// building is allowed the 7-8 ones are built and stored in the background after SERVING.
+fn spawn_warm_up(config: &Config, health: Health, metrics: Arc<Metrics>) {
+    let kinds = config.warm_up.0.clone();
+    let data_dir = config.data_dir.clone();
+    let build = config.build_databases;
+    // A background build leaves one core to the searches (when there is more than one).
+    let build_threads = config.worker_count().saturating_sub(1).max(1);
     tokio::spawn(async move {
         let started = Instant::now();
-        let built = tokio::task::spawn_blocking(move || {
-            if let Some(path) = stored {
-                engine::load_pattern_databases(&path)?;
-                tracing::info!(path = %path.display(), elapsed = ?started.elapsed(), "7-8 pattern databases loaded");
-            }
+        let stored_dir = data_dir.clone();
+        let ready = tokio::task::spawn_blocking(move || {
+            let stored = stored_dir.as_deref().map(|dir| {
+                let started = Instant::now();
+                let loaded = engine::load_stored(dir);
+                match &loaded {
+                    Ok(Some(path)) => tracing::info!(path = %path.display(), elapsed = ?started.elapsed(), "7-8 pattern databases loaded"),
+                    Ok(None) => tracing::info!(dir = %dir.display(), "no stored 7-8 pattern databases"),
+                    Err(cause) => tracing::error!(%cause, "stored 7-8 pattern databases unusable; using 6-6-3"),
+                }
+                loaded
+            });
+            let have_strong = matches!(stored, Some(Ok(Some(_))));
             for kind in kinds {
+                if kind == Kind::Fifteen && have_strong {
+                    continue;
+                }
                 let started = Instant::now();
                 engine::warm_up(kind);
                 tracing::info!(%kind, elapsed = ?started.elapsed(), "tables built");
             }
-            Ok::<(), String>(())
+            // Build in the background only when the directory simply has none yet.
+            matches!(stored, Some(Ok(None)))
         })
         .await;
-        match built {
-            Ok(Ok(())) => {
-                if health.set(ServingStatus::Serving).await {
-                    tracing::info!(elapsed = ?started.elapsed(), "warm-up done: SERVING");
-                }
+        let missing = match ready {
+            Ok(missing) => missing,
+            Err(err) => {
+                tracing::error!(cause = %err, "warm-up panicked; staying NOT_SERVING");
+                return;
             }
-            Ok(Err(cause)) => tracing::error!(%cause, "warm-up failed; staying NOT_SERVING"),
-            Err(err) => tracing::error!(cause = %err, "warm-up panicked; staying NOT_SERVING"),
+        };
+        metrics.set_fifteen_heuristic(engine::fifteen_method());
+        if health.set(ServingStatus::Serving).await {
+            tracing::info!(elapsed = ?started.elapsed(), method = engine::fifteen_method(), "warm-up done: SERVING");
         }
+        let Some(dir) = data_dir.filter(|_| missing) else {
+            return;
+        };
+        if !build {
+            tracing::warn!(dir = %dir.display(), "building 7-8 pattern databases is off; 15-puzzle searches keep the 6-6-3 ones");
+            return;
+        }
+        tracing::info!(dir = %dir.display(), threads = build_threads, "building the 7-8 pattern databases in the background");
+        let started = Instant::now();
+        match tokio::task::spawn_blocking(move || engine::build_stored(&dir, build_threads)).await {
+            Ok(Ok(path)) => {
+                tracing::info!(path = %path.display(), elapsed = ?started.elapsed(), "7-8 pattern databases built and stored; 15-puzzle searches use them");
+            }
+            Ok(Err(cause)) => {
+                tracing::error!(%cause, "building the 7-8 pattern databases failed; 15-puzzle searches keep the 6-6-3 ones");
+            }
+            Err(err) => {
+                tracing::error!(cause = %err, "building the 7-8 pattern databases panicked");
+            }
+        }
+        metrics.set_fifteen_heuristic(engine::fifteen_method());
     });
 }
 

@@ -23,7 +23,7 @@ pub(crate) struct TestServer {
 /// The test configuration: no warm-up (tests that need tables build them on first use).
 pub(crate) fn config() -> Config {
     Config {
-        warm_up: Vec::new(),
+        warm_up: Vec::new().into(),
         ..Config::default()
     }
 }

@@ -25,7 +25,7 @@ fn status(response: &HealthCheckResponse) -> ServingStatus {
 async fn health_is_serving_only_between_warm_up_and_shutdown() {
     let cold = !solver_core::fifteen::is_ready();
     let mut server = TestServer::start(Config {
-        warm_up: vec![Kind::Eight, Kind::Fifteen],
+        warm_up: vec![Kind::Eight, Kind::Fifteen].into(),
         grace_period: Duration::from_millis(200),
         ..config()
     })
@@ -225,24 +225,97 @@ async fn a_busy_metrics_port_is_a_clear_error() {
     assert!(err.to_string().contains(&addr.to_string()));
 }
 
+/// A corrupt stored database is refused (the 6-6-3 ones answer instead), and a missing one is
+/// not built when building is off: both servers report SERVING and say which heuristic serves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn unreadable_pattern_databases_keep_health_not_serving() {
-    let server = TestServer::start(Config {
-        pattern_databases: Some("/nonexistent/pdb-78.bin".into()),
-        ..config()
-    })
-    .await;
-    let mut health = HealthClient::new(server.channel().await);
-    for _ in 0..5 {
-        let now = health
-            .check(HealthCheckRequest {
-                service: String::new(),
-            })
+async fn unusable_stored_databases_fall_back_to_6_6_3() {
+    let corrupt = std::env::temp_dir().join(format!("solver-corrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&corrupt).unwrap();
+    let file = corrupt.join(solver_core::fifteen::storage::file_name(
+        solver_core::fifteen::Partition::P78,
+    ));
+    std::fs::write(&file, b"SLIDEPDB but not really").unwrap();
+    let empty = std::env::temp_dir().join(format!("solver-empty-{}", std::process::id()));
+    for dir in [&corrupt, &empty] {
+        let server = TestServer::start(Config {
+            warm_up: vec![Kind::Fifteen].into(),
+            data_dir: Some(dir.clone()),
+            build_databases: false,
+            ..config()
+        })
+        .await;
+        let mut health = HealthClient::new(server.channel().await);
+        let started = Instant::now();
+        loop {
+            let now = health
+                .check(HealthCheckRequest {
+                    service: String::new(),
+                })
+                .await
+                .unwrap()
+                .into_inner();
+            if status(&now) == ServingStatus::Serving {
+                break;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "never SERVING"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(
+            server
+                .metric("solver_fifteen_heuristic{method=\"pdb-663\"}")
+                .await,
+            1.0
+        );
+        let (start, _) = crate::common::korf(9);
+        let mut client = server.client().await;
+        let request = sliding(1, &cells(&start), &[]);
+        let mut replies = client
+            .solve_fifteen(tokio_stream::iter([request]))
             .await
             .unwrap()
             .into_inner();
-        assert_eq!(status(&now), ServingStatus::NotServing);
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        let reply = replies.next().await.unwrap().unwrap();
+        assert!(matches!(
+            reply.outcome,
+            Some(sliding_reply::Outcome::Solution(_))
+        ));
+        assert_eq!(reply.stats.unwrap().method, "pdb-663");
+        assert_eq!(
+            server
+                .metric("solver_fifteen_searches_total{method=\"pdb-663\"}")
+                .await,
+            1.0
+        );
+        server.stop().await.unwrap();
     }
+    assert!(
+        !empty.exists(),
+        "nothing may be built or written when building is off"
+    );
+    std::fs::remove_dir_all(&corrupt).unwrap();
+}
+
+/// The `health` command's check: SERVING from a ready server, an error from a closed port.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_check_command() {
+    let server = TestServer::start(config()).await;
+    let started = Instant::now();
+    loop {
+        match solver_server::check_health(&server.addr.to_string(), Duration::from_secs(2)).await {
+            Ok(status) if status == "SERVING" => break,
+            Ok(status) => assert_eq!(status, "NOT_SERVING"),
+            Err(message) => panic!("{message}"),
+        }
+        assert!(started.elapsed() < LIMIT, "never SERVING");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let addr = server.addr;
     server.stop().await.unwrap();
+    let err = solver_server::check_health(&addr.to_string(), Duration::from_millis(500))
+        .await
+        .unwrap_err();
+    assert!(err.contains(&addr.to_string()), "{err}");
 }

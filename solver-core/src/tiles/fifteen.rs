@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 use super::board::{Board4, Move};
 use super::ida::{self, Heuristic, Manhattan};
 use super::pdb::Pdb;
+pub use super::storage;
 use crate::stop::{SearchStats, Stop, Stopped};
 
 /// A split of the 15 tiles into disjoint patterns, one database each.
@@ -155,10 +156,17 @@ impl PatternDatabases {
     #[must_use]
     pub fn build(partition: Partition) -> Self {
         let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        Self::build_on(partition, threads)
+    }
+
+    /// As [`build`](Self::build), on `threads` threads (a server building in the background
+    /// may want to leave cores to its searches).
+    #[must_use]
+    pub fn build_on(partition: Partition, threads: usize) -> Self {
         let pdbs = partition
             .patterns()
             .iter()
-            .map(|tiles| Pdb::build(tiles, threads))
+            .map(|tiles| Pdb::build(tiles, threads.max(1)))
             .collect();
         Self::from_pdbs(pdbs, partition)
     }

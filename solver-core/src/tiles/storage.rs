@@ -15,6 +15,18 @@ const MAGIC: [u8; 8] = *b"SLIDEPDB";
 /// The version of the layout above. Bump it whenever the layout or the tables' meaning changes.
 pub const FORMAT_VERSION: u32 = 1;
 
+/// The conventional file name of stored databases of `partition` in a data directory, e.g.
+/// `pdb-78-v1.bin`: the format version is part of it, so a new layout never reads an old file.
+///
+/// ```
+/// use solver_core::fifteen::{Partition, storage};
+/// assert_eq!(storage::file_name(Partition::P78), "pdb-78-v1.bin");
+/// ```
+#[must_use]
+pub fn file_name(partition: Partition) -> String {
+    format!("{}-v{FORMAT_VERSION}.bin", partition.method())
+}
+
 /// Why a stored database was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum StorageError {

@@ -47,6 +47,11 @@ pub(crate) trait Puzzle: Send + Sync + 'static {
     fn failed(failure: CaseFailure) -> Self::Reply;
     /// How a reply ended, for metrics.
     fn outcome(reply: &Self::Reply) -> Outcome;
+    /// The heuristic whose search produced the reply, where that is worth counting (15-puzzle
+    /// answers found by search).
+    fn searched_with(_reply: &Self::Reply) -> Option<&str> {
+        None
+    }
 }
 
 /// The limits every case of one stream runs under.
@@ -58,6 +63,9 @@ pub(crate) struct CaseLimits {
     pub(crate) call_deadline: Option<Instant>,
     /// The server's configuration (time limit, node budgets).
     pub(crate) config: Arc<Config>,
+    /// The search lane's semaphore: its free permits are idle cores a hard 15-puzzle search may
+    /// borrow for its last iterations.
+    pub(crate) search_slots: Arc<tokio::sync::Semaphore>,
 }
 
 /// A case's [`Stop`] and what it was built from, to explain a stop afterwards.
@@ -70,6 +78,11 @@ pub(crate) struct CaseStop {
 }
 
 impl CaseLimits {
+    /// Threads for a search starting now: its own, plus every idle search slot.
+    pub(crate) fn search_threads(&self) -> usize {
+        1 + self.search_slots.available_permits()
+    }
+
     /// Whether the stream has been cancelled.
     pub(crate) fn is_cancelled(&self) -> bool {
         self.cancelled.load(Ordering::Relaxed)

@@ -119,7 +119,12 @@ impl Puzzle for Fifteen {
 
     fn solve(case: Self::Case, limits: &CaseLimits, cache: &Cache) -> pb::SlidingReply {
         let stop = limits.stop(case.node_budget);
-        match engine::solve_fifteen(&case.start, &case.target, &stop.stop) {
+        match engine::solve_fifteen(
+            &case.start,
+            &case.target,
+            &stop.stop,
+            limits.search_threads(),
+        ) {
             Ok(Some(found)) => {
                 cache.insert_path(case.start, case.target, &found.moves);
                 convert::sliding_solved(
@@ -140,5 +145,14 @@ impl Puzzle for Fifteen {
 
     fn outcome(reply: &pb::SlidingReply) -> Outcome {
         sliding_outcome(reply)
+    }
+
+    fn searched_with(reply: &pb::SlidingReply) -> Option<&str> {
+        match (&reply.outcome, &reply.stats) {
+            (Some(pb::sliding_reply::Outcome::Solution(_)), Some(stats)) if !reply.cached => {
+                Some(stats.method.as_str())
+            }
+            _ => None,
+        }
     }
 }

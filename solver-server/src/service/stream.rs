@@ -49,6 +49,9 @@ impl<P: Puzzle> StreamCtx<P> {
     async fn reply(&self, reply: P::Reply, received: Instant) {
         self.metrics()
             .answered(P::outcome(&reply), received.elapsed());
+        if let Some(method) = P::searched_with(&reply) {
+            self.shared.metrics.fifteen_searched(method);
+        }
         let _ = self.tx.send(Ok(reply)).await;
         self.window.add_permits(1);
     }
@@ -88,6 +91,7 @@ where
             cancelled: Arc::new(AtomicBool::new(false)),
             call_deadline: timeout.map(|t| Instant::now() + t),
             config: Arc::clone(&shared.config),
+            search_slots: shared.pool.idle_search_slots(),
         },
     });
     let span = tracing::info_span!("stream", kind = %P::KIND, peer = ?peer, timeout = ?timeout);
