@@ -14,8 +14,9 @@
 #      image's HEALTHCHECK, waits for the 7-8 databases to be loaded and records RSS, solves the
 #      HDU 3567 and UVa 10181 samples through it with solver-client (byte-compared), checks in
 #      /metrics that the 15-puzzle used the 7-8 databases, records RSS/CPU;
-#   5. sends SIGTERM in the middle of a stream of Korf's 100 and requires every case answered
-#      (replayed, optimal) and exit status 0 within the pod's grace period;
+#   5. sends SIGTERM in the middle of a stream of Korf's 100 and two 80-move boards and requires
+#      the peak RSS to fit the Deployment's memory request, every case answered (replayed,
+#      optimal) and exit status 0 within the pod's grace period;
 #   6. checks that the server closes connections older than SOLVER_MAX_CONNECTION_AGE.
 # Every step is time-bounded; any failure stops the script with a message saying what failed.
 set -euo pipefail
@@ -238,12 +239,15 @@ read -r utime stime < <(awk '{print $14, $15}' "/proc/$PID/stat")
 say "measured: $(memory); CPU so far $(((utime + stime) * 1000 / ticks)) ms"
 
 # ---------------------------------------------------------------- 5. SIGTERM mid-run, within the grace period
-# Korf's 100 on one stream (about 9 s of search here); SIGTERM once some answers are back, so
-# cases are still running. Draining must answer every one, and the server must exit 0 in time.
+# Korf's 100 and two 80-move boards on one stream (with the 7-8 databases Korf's 100 take under
+# a second, each 80-move board a second or more); SIGTERM once 20 answers are back, so cases are
+# still searching. Draining must answer every one, and the server must exit 0 in time.
 budget=$((K8S_GRACE - K8S_PRESTOP))
-timeout 30 "$PY" deploy/ci/grpc_check.py korf-requests solver-core/tests/data/korf100.txt "$WORK/korf.jsonl" \
-    || die "reading solver-core/tests/data/korf100.txt"
-say "SolveFifteen with Korf's 100 on one stream, then SIGTERM mid-run"
+cat solver-core/tests/data/korf100.txt deploy/ci/fixtures/hard15.txt >"$WORK/cases.txt"
+total=$(grep -c '^[0-9]' "$WORK/cases.txt")
+timeout 30 "$PY" deploy/ci/grpc_check.py korf-requests "$WORK/cases.txt" "$WORK/korf.jsonl" \
+    || die "reading solver-core/tests/data/korf100.txt and deploy/ci/fixtures/hard15.txt"
+say "SolveFifteen with Korf's 100 and two 80-move boards ($total cases) on one stream, then SIGTERM mid-run"
 timeout 300 grpcurl -plaintext -max-time 290 -import-path proto -proto solver/v1/solver.proto \
     -d @ "$GRPC_ADDR" solver.v1.Solver/SolveFifteen <"$WORK/korf.jsonl" >"$WORK/korf.out" 2>"$WORK/korf.err" &
 stream=$!
@@ -258,11 +262,11 @@ for _ in $(seq 600); do
     sleep 0.1
 done
 before=$(answered)
-if [ "$before" -lt 20 ] || [ "$before" -ge 100 ]; then
-    die "wanted SIGTERM with 20..99 of 100 answered, had $before ($(cat "$WORK/korf.err"))"
+if [ "$before" -lt 20 ] || [ "$before" -ge "$total" ]; then
+    die "wanted SIGTERM with 20..$((total - 1)) of $total answered, had $before ($(cat "$WORK/korf.err"))"
 fi
-say "SIGTERM with $before of 100 answered; the pod allows ${budget}s after its ${K8S_PRESTOP}s preStop (drain ${SERVER_DRAIN}s)"
-# The peak so far (warm-up, the databases loaded, the samples and 20+ of Korf's 100 searched) must
+say "SIGTERM with $before of $total answered; the pod allows ${budget}s after its ${K8S_PRESTOP}s preStop (drain ${SERVER_DRAIN}s)"
+# The peak so far (warm-up, the databases loaded, the samples and 20+ of the cases searched) must
 # fit the Deployment's memory request, which is sized from it (deploy/README.md).
 hwm_kib=$(awk '/^VmHWM:/ {print $2}' "/proc/$PID/status")
 say "measured before SIGTERM: $(memory); the Deployment requests $((K8S_MEMORY_REQUEST >> 20)) MiB, limit $((K8S_MEMORY_LIMIT >> 20)) MiB"
@@ -275,8 +279,8 @@ elapsed_ms=$((($(date +%s%N) - start) / 1000000))
 wait "$stream" || die "the stream failed across the shutdown: $(cat "$WORK/korf.err")"
 [ "$status" = "0" ] || die "server exited with status $status after SIGTERM (expected 0)"
 say "stopped by SIGTERM in ${elapsed_ms} ms with exit status 0; $(($(answered) - before)) cases were answered while draining"
-timeout 30 "$PY" deploy/ci/grpc_check.py korf-verify solver-core/tests/data/korf100.txt "$WORK/korf.out" \
-    || die "Korf's 100 across the shutdown"
+timeout 30 "$PY" deploy/ci/grpc_check.py korf-verify "$WORK/cases.txt" "$WORK/korf.out" \
+    || die "the $total cases across the shutdown"
 
 # ---------------------------------------------------------------- 6. connection age
 # The server must close long-lived connections so clients reach new replicas. The same image and
