@@ -5,13 +5,18 @@
 #   2. lints the YAML, this script and the Dockerfile, renders deploy/k8s with `kubectl
 #      kustomize`, validates it with `kubernetes-validate --strict` against Kubernetes 1.33 and
 #      1.37, and checks the promises a schema cannot see (deploy/ci/manifests.py);
-#   3. builds the static solver-server and the image from deploy/Dockerfile's own runtime stage
-#      (`--target runtime --build-context builder=DIR`: no base image to pull);
+#   3. builds the static solver-server and solver-client, takes the 7-8 pattern databases from
+#      CI's databases step (target/databases) or builds them, and builds the image from
+#      deploy/Dockerfile's own runtime stage (`--target runtime --build-context builder=DIR
+#      --build-context databases=DIR2`: no base image to pull);
 #   4. runs the image as the Deployment does (uid 10001, read-only root, no capabilities, the
 #      ConfigMap's settings) with published ports, waits for gRPC health SERVING, runs the
-#      image's HEALTHCHECK, solves a judge sample through it, scrapes /metrics, records RSS/CPU;
-#   5. sends SIGTERM in the middle of a stream of Korf's 100 and requires every case answered
-#      (replayed, optimal) and exit status 0 within the pod's grace period;
+#      image's HEALTHCHECK, requires the log line saying the 7-8 databases were loaded, records
+#      RSS, solves the HDU 3567 and UVa 10181 samples through it with solver-client
+#      (byte-compared), checks in /metrics that the 15-puzzle used the 7-8 databases;
+#   5. sends SIGTERM in the middle of a stream of Korf's 100 and two 80-move boards and requires
+#      the peak RSS to fit the Deployment's memory request, every case answered (replayed,
+#      optimal) and exit status 0 within the pod's grace period;
 #   6. checks that the server closes connections older than SOLVER_MAX_CONNECTION_AGE.
 # Every step is time-bounded; any failure stops the script with a message saying what failed.
 set -euo pipefail
@@ -90,38 +95,65 @@ say "manifest promises"
 timeout 60 "$PY" deploy/ci/manifests.py "$WORK/rendered.yaml" "$WORK/server.env" "$WORK/vars" \
     || die "deploy/ci/manifests.py"
 # shellcheck source=/dev/null
-. "$WORK/vars" # K8S_GRACE K8S_PRESTOP SERVER_DRAIN STARTUP_BUDGET GRPC_PORT METRICS_PORT
+. "$WORK/vars" # K8S_GRACE K8S_PRESTOP SERVER_DRAIN STARTUP_BUDGET GRPC_PORT METRICS_PORT K8S_MEMORY_*
 
-# ---------------------------------------------------------------- 3. binary and image
+# ---------------------------------------------------------------- 3. binaries, databases, image
 if [ -n "${DEPLOY_SERVER_BIN:-}" ]; then
     # For iterating on deploy/ alone; CI never sets it.
-    say "using the prebuilt DEPLOY_SERVER_BIN=$DEPLOY_SERVER_BIN"
+    say "using the prebuilt DEPLOY_SERVER_BIN=$DEPLOY_SERVER_BIN and DEPLOY_CLIENT_BIN=${DEPLOY_CLIENT_BIN:-}"
     BIN=$DEPLOY_SERVER_BIN
+    CLIENT=${DEPLOY_CLIENT_BIN:?set DEPLOY_CLIENT_BIN too}
 else
-    # The same build settings as the Dockerfile's builder stage, read from it.
+    # The same build settings as the Dockerfile's builder stage, read from it. The client is built
+    # with them too (it runs on this machine; static is fine), so both share one dependency build.
     build_env=$(sed -n 's/^ENV \(CARGO_TARGET_[A-Z0-9_]*_RUSTFLAGS=.*\)$/\1/p' deploy/Dockerfile)
     [[ $build_env == *crt-static* ]] || die "no 'ENV CARGO_TARGET_..._RUSTFLAGS=... crt-static' line in deploy/Dockerfile"
     target_var="CARGO_TARGET_$(tr 'a-z-' 'A-Z_' <<<"$TARGET")_RUSTFLAGS"
     [[ $build_env == "$target_var="* ]] || die "deploy/Dockerfile sets rustflags for another target than $TARGET"
-    say "static release build of solver-server ($build_env)"
+    say "static release build of solver-server and solver-client ($build_env)"
     (
         eval "export $build_env"
-        timeout 2400 cargo build --release --locked --target "$TARGET" -p solver-server --bin solver-server
+        timeout 2400 cargo build --release --locked --target "$TARGET" \
+            -p solver-server --bin solver-server -p solver-client --bin solver-client
     ) || die "static cargo build"
     BIN=${CARGO_TARGET_DIR:-$ROOT/target}/$TARGET/release/solver-server
+    CLIENT=${CARGO_TARGET_DIR:-$ROOT/target}/$TARGET/release/solver-client
 fi
 [ -x "$BIN" ] || die "no binary at $BIN"
+[ -x "$CLIENT" ] || die "no client at $CLIENT"
 if readelf -l "$BIN" | grep -q 'program interpreter'; then
     die "$BIN is dynamically linked; it cannot run in the scratch image"
 fi
-mkdir -p "$WORK/builder"
+mkdir -p "$WORK/builder" "$WORK/databases/data"
 cp "$BIN" "$WORK/builder/solver-server"
 
-say "buildah build deploy/Dockerfile --target runtime (builder = the binary above)"
-timeout 300 buildah build --quiet --format docker --target runtime \
+# The 7-8 pattern databases for the image's /data. CI's databases step (.ci/run) leaves them in
+# target/databases; without it, the binary above builds them (minutes; as the Dockerfile's
+# `databases` stage does).
+DB_NAME=pdb-78-v1.bin
+DB_LOADED_LOG='7-8 pattern databases loaded' # the server's log line once they are in use
+DB_FILE=$ROOT/target/databases/$DB_NAME
+if [ -s "$DB_FILE" ]; then
+    say "databases: using $DB_FILE (made by CI's databases step)"
+else
+    say "databases: no $DB_FILE; building them with $BIN build-databases (a few minutes)"
+    mkdir -p "$WORK/db-build"
+    timeout 1500 "$BIN" build-databases --data-dir "$WORK/db-build" || die "solver-server build-databases"
+    DB_FILE=$WORK/db-build/$DB_NAME
+    [ -s "$DB_FILE" ] || die "build-databases wrote no $DB_FILE"
+fi
+# A hard link where possible: the file is 577 MB.
+ln "$DB_FILE" "$WORK/databases/data/$DB_NAME" 2>/dev/null || cp "$DB_FILE" "$WORK/databases/data/$DB_NAME"
+say "databases: $DB_NAME $(($(stat -c %s "$DB_FILE") / 1048576)) MiB"
+
+say "buildah build deploy/Dockerfile --target runtime (builder = the binary, databases = the file above)"
+start=$(date +%s)
+timeout 600 buildah build --quiet --format docker --target runtime \
     --build-context "builder=$WORK/builder" \
+    --build-context "databases=$WORK/databases" \
     --ignorefile deploy/Dockerfile.dockerignore \
     -f deploy/Dockerfile -t "$IMAGE" . >/dev/null || die "buildah build"
+say "image built in $(($(date +%s) - start)) s"
 inspect() { timeout 30 podman image inspect --format "$1" "$IMAGE"; }
 user=$(inspect '{{.Config.User}}')
 [ "$user" = "10001:10001" ] || die "image user is '$user', expected 10001:10001"
@@ -132,6 +164,10 @@ for port in "$GRPC_PORT/tcp" "$METRICS_PORT/tcp"; do
 done
 healthcheck=$(inspect '{{json .Config.Healthcheck}}')
 [[ $healthcheck == *solver-server* ]] || die "image has no HEALTHCHECK using the binary ($healthcheck)"
+env=$(inspect '{{range .Config.Env}}{{.}} {{end}}')
+for setting in SOLVER_DATA_DIR=/data SOLVER_BUILD_DATABASES=false; do
+    [[ " $env " == *" $setting "* ]] || die "image environment lacks $setting ($env)"
+done
 size=$(inspect '{{.Size}}')
 say "image $IMAGE: user $user, exposes $ports, size $((size / 1024)) KiB, binary $(($(stat -c %s "$BIN") / 1024)) KiB"
 
@@ -161,29 +197,57 @@ if ! timeout 30 podman healthcheck run "$CONTAINER"; then
     healthcheck_cmd=$(inspect '{{range .Config.Healthcheck.Test}}{{.}} {{end}}')
     echo "--- the HEALTHCHECK ($healthcheck_cmd) run by hand in the container:"
     timeout 20 podman exec "$CONTAINER" /solver-server health --addr "127.0.0.1:$GRPC_PORT" 2>&1 | head -20 || true
-    die "the image's HEALTHCHECK failed: solver-server needs a 'health --addr ADDR' subcommand (exit 0 iff SERVING)"
+    die "the image's HEALTHCHECK (solver-server health: exit 0 iff SERVING) failed"
 fi
 
-say "solving the HDU 3567 sample through the published port"
-timeout 90 "$PY" deploy/ci/grpc_check.py judge-hdu3567 "$GRPC_ADDR" proto \
-    deploy/ci/fixtures/hdu3567.in deploy/ci/fixtures/hdu3567.out || die "judge sample through the image"
+# The server reads the 7-8 databases from /data before it reports SERVING (and then skips the
+# 6-6-3 warm-up); it logs that it did.
+loaded=$(timeout 10 podman logs "$CONTAINER" 2>&1 | grep -m1 "$DB_LOADED_LOG" || true)
+[ -n "$loaded" ] || die "no '$DB_LOADED_LOG' in the server log: the image's /data was not used"
+say "server log: $loaded"
+memory() { grep -E '^(VmRSS|VmHWM)' "/proc/$PID/status" | tr -s ' \t' ' ' | paste -sd ';'; }
+say "measured with the 7-8 databases loaded, idle: $(memory)"
+
+# The project's own client, as a user would call it, compared byte for byte with the judges'
+# answers. UVa 10181 has a special judge, but ours are the optimal and lexicographically smallest
+# solutions, so the exact output is known.
+server_url=http://$GRPC_ADDR
+for problem in hdu3567 uva10181; do
+    say "solver-client judge $problem --server $server_url"
+    timeout 90 "$CLIENT" --no-progress judge "$problem" --server "$server_url" \
+        <"deploy/ci/fixtures/$problem.in" >"$WORK/$problem.out" 2>"$WORK/$problem.err" \
+        || die "solver-client judge $problem: $(cat "$WORK/$problem.err")"
+    cmp -s "deploy/ci/fixtures/$problem.out" "$WORK/$problem.out" \
+        || die "judge $problem: output differs from deploy/ci/fixtures/$problem.out: $(diff "deploy/ci/fixtures/$problem.out" "$WORK/$problem.out")"
+    say "judge $problem: $(wc -l <"$WORK/$problem.out") lines, identical to the expected output"
+done
 
 say "scraping /metrics"
 timeout 15 curl -fsS -m 10 "http://$METRICS_ADDR/metrics" >"$WORK/metrics.txt" || die "GET /metrics"
 grep -q '^solver_' "$WORK/metrics.txt" || die "no solver_* series in /metrics"
 say "/metrics: $(grep -c '^solver_' "$WORK/metrics.txt") solver_* samples"
+# The UVa 10181 case was searched with the 7-8 databases, not the 6-6-3 ones.
+heuristic=$(grep -E '^solver_fifteen_heuristic\{method="pdb-78"\} 1$' "$WORK/metrics.txt" || true)
+searched=$(grep -E '^solver_fifteen_searches(_total)?\{method="pdb-78"\} [1-9]' "$WORK/metrics.txt" || true)
+if [ -z "$heuristic" ] || [ -z "$searched" ]; then
+    die "/metrics does not show 15-puzzle searches with pdb-78: $(grep fifteen_ "$WORK/metrics.txt" | paste -sd ';')"
+fi
+say "/metrics: $heuristic; $searched"
 
 ticks=$(getconf CLK_TCK)
 read -r utime stime < <(awk '{print $14, $15}' "/proc/$PID/stat")
-say "measured: $(grep -E '^(VmRSS|VmHWM)' "/proc/$PID/status" | tr -s ' \t' ' ' | paste -sd ';'); CPU so far $(((utime + stime) * 1000 / ticks)) ms"
+say "measured: $(memory); CPU so far $(((utime + stime) * 1000 / ticks)) ms"
 
 # ---------------------------------------------------------------- 5. SIGTERM mid-run, within the grace period
-# Korf's 100 on one stream (about 9 s of search here); SIGTERM once some answers are back, so
-# cases are still running. Draining must answer every one, and the server must exit 0 in time.
+# Korf's 100 and two 80-move boards on one stream (with the 7-8 databases Korf's 100 take under
+# a second, each 80-move board a second or more); SIGTERM once 20 answers are back, so cases are
+# still searching. Draining must answer every one, and the server must exit 0 in time.
 budget=$((K8S_GRACE - K8S_PRESTOP))
-timeout 30 "$PY" deploy/ci/grpc_check.py korf-requests solver-core/tests/data/korf100.txt "$WORK/korf.jsonl" \
-    || die "reading solver-core/tests/data/korf100.txt"
-say "SolveFifteen with Korf's 100 on one stream, then SIGTERM mid-run"
+cat solver-core/tests/data/korf100.txt deploy/ci/fixtures/hard15.txt >"$WORK/cases.txt"
+total=$(grep -c '^[0-9]' "$WORK/cases.txt")
+timeout 30 "$PY" deploy/ci/grpc_check.py korf-requests "$WORK/cases.txt" "$WORK/korf.jsonl" \
+    || die "reading solver-core/tests/data/korf100.txt and deploy/ci/fixtures/hard15.txt"
+say "SolveFifteen with Korf's 100 and two 80-move boards ($total cases) on one stream, then SIGTERM mid-run"
 timeout 300 grpcurl -plaintext -max-time 290 -import-path proto -proto solver/v1/solver.proto \
     -d @ "$GRPC_ADDR" solver.v1.Solver/SolveFifteen <"$WORK/korf.jsonl" >"$WORK/korf.out" 2>"$WORK/korf.err" &
 stream=$!
@@ -198,10 +262,16 @@ for _ in $(seq 600); do
     sleep 0.1
 done
 before=$(answered)
-if [ "$before" -lt 20 ] || [ "$before" -ge 100 ]; then
-    die "wanted SIGTERM with 20..99 of 100 answered, had $before ($(cat "$WORK/korf.err"))"
+if [ "$before" -lt 20 ] || [ "$before" -ge "$total" ]; then
+    die "wanted SIGTERM with 20..$((total - 1)) of $total answered, had $before ($(cat "$WORK/korf.err"))"
 fi
-say "SIGTERM with $before of 100 answered; the pod allows ${budget}s after its ${K8S_PRESTOP}s preStop (drain ${SERVER_DRAIN}s)"
+say "SIGTERM with $before of $total answered; the pod allows ${budget}s after its ${K8S_PRESTOP}s preStop (drain ${SERVER_DRAIN}s)"
+# The peak so far (warm-up, the databases loaded, the samples and 20+ of the cases searched) must
+# fit the Deployment's memory request, which is sized from it (deploy/README.md).
+hwm_kib=$(awk '/^VmHWM:/ {print $2}' "/proc/$PID/status")
+say "measured before SIGTERM: $(memory); the Deployment requests $((K8S_MEMORY_REQUEST >> 20)) MiB, limit $((K8S_MEMORY_LIMIT >> 20)) MiB"
+[ "$((hwm_kib * 1024))" -lt "$K8S_MEMORY_REQUEST" ] \
+    || die "peak RSS $((hwm_kib >> 10)) MiB does not fit the Deployment's memory request ($((K8S_MEMORY_REQUEST >> 20)) MiB)"
 start=$(date +%s%N)
 timeout 10 podman kill --signal TERM "$CONTAINER" >/dev/null || die "podman kill --signal TERM"
 status=$(timeout "$budget" podman wait "$CONTAINER") || die "server still running ${budget}s after SIGTERM"
@@ -209,8 +279,8 @@ elapsed_ms=$((($(date +%s%N) - start) / 1000000))
 wait "$stream" || die "the stream failed across the shutdown: $(cat "$WORK/korf.err")"
 [ "$status" = "0" ] || die "server exited with status $status after SIGTERM (expected 0)"
 say "stopped by SIGTERM in ${elapsed_ms} ms with exit status 0; $(($(answered) - before)) cases were answered while draining"
-timeout 30 "$PY" deploy/ci/grpc_check.py korf-verify solver-core/tests/data/korf100.txt "$WORK/korf.out" \
-    || die "Korf's 100 across the shutdown"
+timeout 30 "$PY" deploy/ci/grpc_check.py korf-verify "$WORK/cases.txt" "$WORK/korf.out" \
+    || die "the $total cases across the shutdown"
 
 # ---------------------------------------------------------------- 6. connection age
 # The server must close long-lived connections so clients reach new replicas. The same image and

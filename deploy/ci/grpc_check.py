@@ -5,10 +5,6 @@
       Polls grpc.health.v1.Health/Check (service "") until SERVING; fails after TIMEOUT_S.
   grpc_check.py health ADDR
       One health check; prints the status; exits 0 only for SERVING.
-  grpc_check.py judge-hdu3567 ADDR PROTO_ROOT CASES.in EXPECTED.out
-      Solves an HDU 3567 sample through SolveEight (grpcurl, the repo's .proto, one bidi stream),
-      prints the judge output and compares it byte for byte with EXPECTED.out.
-
   grpc_check.py connection-age ADDR AGE_S
       Opens one channel, calls health, and requires the server to close the connection
       (GOAWAY: the channel leaves READY) within AGE_S + 5 s; then a call must succeed again
@@ -23,7 +19,6 @@ Every call has a deadline; failures print what went wrong and exit non-zero.
 """
 
 import json
-import subprocess
 import sys
 import time
 
@@ -77,54 +72,6 @@ def connection_age(addr, age_s):
         stub.Check(request, timeout=5)
     print(f"ok: the server closed the connection after {closed_at:.1f}s "
           f"(max age {age_s:g}s) and the next call reconnected")
-    return 0
-
-
-def board(text):
-    """`12X453786` -> [1, 2, 0, 4, 5, 3, 7, 8, 6]."""
-    text = text.strip()
-    if len(text) != 9:
-        raise ValueError(f"board {text!r} is not 9 characters")
-    return [0 if c in "xX" else int(c) for c in text]
-
-
-def judge_hdu3567(addr, proto_root, cases_path, expected_path):
-    with open(cases_path, encoding="utf-8") as f:
-        tokens = f.read().split()
-    count = int(tokens[0])
-    pairs = [(board(tokens[1 + 2 * i]), board(tokens[2 + 2 * i])) for i in range(count)]
-    requests = "\n".join(
-        json.dumps({"id": i + 1, "start": start, "target": target})
-        for i, (start, target) in enumerate(pairs)
-    )
-    cmd = [
-        "grpcurl", "-plaintext", "-max-time", "30",
-        "-import-path", proto_root, "-proto", "solver/v1/solver.proto",
-        "-d", "@", addr, "solver.v1.Solver/SolveEight",
-    ]
-    run = subprocess.run(cmd, input=requests, capture_output=True, text=True, timeout=60, check=False)
-    if run.returncode != 0:
-        print(f"FAIL: grpcurl exited {run.returncode}: {run.stderr.strip()}", file=sys.stderr)
-        return 1
-    replies = {int(r.get("id", 0)): r for r in read_replies(run.stdout)}
-    lines = []
-    for case in range(1, count + 1):
-        reply = replies.get(case)
-        if reply is None or "solution" not in reply:
-            print(f"FAIL: case {case}: no solution in reply {reply}", file=sys.stderr)
-            return 1
-        moves = reply["solution"].get("moves", "")
-        lines.append(f"Case {case}: {len(moves)}")
-        lines.append(moves)
-    got = "\n".join(lines) + "\n"
-    with open(expected_path, encoding="utf-8") as f:
-        expected = f.read()
-    sys.stdout.write(got)
-    if got != expected:
-        print(f"FAIL: output differs from {expected_path}:\n--- expected\n{expected}--- got\n{got}",
-              file=sys.stderr)
-        return 1
-    print(f"ok: {count} cases match {expected_path}")
     return 0
 
 
@@ -215,8 +162,6 @@ def main():
         return 0 if status == "SERVING" else 1
     if command == "connection-age":
         return connection_age(addr, float(sys.argv[3]))
-    if command == "judge-hdu3567":
-        return judge_hdu3567(addr, *sys.argv[3:6])
     print(__doc__, file=sys.stderr)
     return 2
 

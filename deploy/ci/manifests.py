@@ -34,6 +34,16 @@ def seconds(text):
     return value * {"ms": 0.001, "s": 1, "m": 60, "h": 3600}[unit]
 
 
+def quantity(text):
+    """Reads a Kubernetes memory quantity (768Mi, 1Gi, 500M, bytes) as bytes."""
+    match = re.fullmatch(r"(\d+)(Ki|Mi|Gi|k|M|G)?", str(text).strip())
+    if not match:
+        raise ValueError(f"{text!r} is not a memory quantity like 768Mi")
+    factor = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "k": 10**3, "M": 10**6,
+              "G": 10**9}[match.group(2)]
+    return int(match.group(1)) * factor
+
+
 def main():
     rendered, env_out, vars_out = sys.argv[1:4]
     with open(rendered, encoding="utf-8") as f:
@@ -73,6 +83,9 @@ def main():
     for side in ("requests", "limits"):
         got = resources.get(side, {})
         check("cpu" in got and "memory" in got, f"CPU and memory {side} ({got})")
+    memory_request = quantity(resources.get("requests", {}).get("memory", 0))
+    memory_limit = quantity(resources.get("limits", {}).get("memory", 0))
+    check(memory_limit >= memory_request, "memory limit >= request")
 
     sc = container.get("securityContext", {})
     check(sc.get("readOnlyRootFilesystem") is True, "read-only root filesystem")
@@ -154,6 +167,8 @@ def main():
         f.write(f"STARTUP_BUDGET={int(startup_budget)}\n")
         f.write(f"GRPC_PORT={int(grpc_port)}\n")
         f.write(f"METRICS_PORT={int(ports.get('metrics'))}\n")
+        f.write(f"K8S_MEMORY_REQUEST={memory_request}\n")
+        f.write(f"K8S_MEMORY_LIMIT={memory_limit}\n")
 
     if failures:
         print(f"{len(failures)} manifest check(s) failed", file=sys.stderr)
