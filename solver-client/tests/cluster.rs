@@ -11,6 +11,8 @@ use crate::util::{client, run, text};
 /// A server on its own runtime that can be killed abruptly (its connections just drop).
 struct Server {
     addr: SocketAddr,
+    /// Its Prometheus endpoint, to see how many cases it answered.
+    metrics: SocketAddr,
     runtime: Option<tokio::runtime::Runtime>,
 }
 
@@ -25,15 +27,38 @@ impl Server {
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .unwrap();
         let addr = listener.local_addr().unwrap();
+        // A free port for the metrics endpoint (serve binds it itself).
+        let metrics = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap();
         runtime.spawn(solver_server::serve(
             listener,
-            solver_server::Config::default(),
+            solver_server::Config {
+                metrics_listen: Some(metrics),
+                ..solver_server::Config::default()
+            },
             std::future::pending::<()>(),
         ));
         Self {
             addr,
+            metrics,
             runtime: Some(runtime),
         }
+    }
+
+    /// Solitaire cases this server answered, from its `/metrics`.
+    fn solitaire_answered(&self) -> u64 {
+        let mut stream = std::net::TcpStream::connect(self.metrics).unwrap();
+        stream
+            .write_all(b"GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n")
+            .unwrap();
+        let mut text = String::new();
+        stream.read_to_string(&mut text).unwrap();
+        text.lines()
+            .filter(|l| l.starts_with("solver_cases_total{") && l.contains("kind=\"solitaire\""))
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum::<f64>() as u64
     }
 
     /// Drops every task and connection at once, like a crashed process.
@@ -153,9 +178,21 @@ fn a_run_survives_a_server_dying_mid_run() {
             && stderr.contains("unanswered case(s) to the other servers"),
         "{stderr}"
     );
-    // One message for the one failure.
+    // One message for the one failure, and the failed server had taken cases of its own.
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let handed_back: usize = stderr
+        .split("sending its ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(handed_back > 0, "{stderr}");
     eqnice!(expected, got);
+    // The survivors each answered a share of the run.
+    for survivor in [&servers[0], &servers[2]] {
+        let answered = survivor.solitaire_answered();
+        assert!(answered > 0 && answered < CASES as u64, "{answered}");
+    }
 }
 
 #[test]
