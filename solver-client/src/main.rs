@@ -107,9 +107,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let cases: Arc<[case::Case]> = parsed.cases.into();
             runtime.block_on(async {
                 let endpoints = connect(cli.server.as_deref(), embedded.as_ref()).await?;
-                session::run(&endpoints, problem.service(), cases, &mut printer)
-                    .await
-                    .context("writing the answers")
+                session::run(
+                    &endpoints,
+                    problem.service(),
+                    cases,
+                    &mut printer,
+                    refresh(cli.server.as_deref()).as_ref(),
+                )
+                .await
+                .context("writing the answers")
             })?;
             let failed = printer.finish().context("writing the answers")?;
             if failed > 0 {
@@ -125,9 +131,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let cases: Arc<[case::Case]> = cases.into();
             runtime.block_on(async {
                 let endpoints = connect(cli.server.as_deref(), embedded.as_ref()).await?;
-                session::run(&endpoints, kind, cases, &mut printer)
-                    .await
-                    .context("writing the answers")
+                session::run(
+                    &endpoints,
+                    kind,
+                    cases,
+                    &mut printer,
+                    refresh(cli.server.as_deref()).as_ref(),
+                )
+                .await
+                .context("writing the answers")
             })?;
             printer.finish().context("writing the answers")?
         }
@@ -147,6 +159,21 @@ fn kind_of(service: Service) -> Kind {
         Service::Fifteen => Kind::Fifteen,
         Service::Solitaire => Kind::Solitaire,
     }
+}
+
+/// How often a run resolves the `--server` names again, to find new replicas.
+const REFRESH_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Periodic re-resolution of `--server`, when there is one.
+fn refresh(server: Option<&str>) -> Option<session::Refresh> {
+    let server = server?.to_owned();
+    Some(session::Refresh {
+        every: REFRESH_EVERY,
+        resolve: Box::new(move || {
+            let server = server.clone();
+            Box::pin(async move { endpoints::resolve(&server).await })
+        }),
+    })
 }
 
 /// Connects to the `--server` endpoints, or to the embedded server.

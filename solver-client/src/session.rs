@@ -19,6 +19,7 @@ use std::io;
 use std::pin::pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use futures::future::BoxFuture;
 use futures::stream::{self, BoxStream, SelectAll, Stream, StreamExt as _};
 use solver_server::pb;
 use solver_server::pb::solver_client::SolverClient;
@@ -188,7 +189,11 @@ pub(crate) async fn run(
     service: Service,
     cases: Arc<[Case]>,
     sink: &mut dyn Sink,
+    refresh: Option<&Refresh>,
 ) -> io::Result<()> {
+    let mut endpoints = endpoints.to_vec();
+    let mut refresh_timer =
+        refresh.map(|r| tokio::time::interval_at(tokio::time::Instant::now() + r.every, r.every));
     // Request k asks for case index[k]; its id is the case index.
     let (list, index) = build_requests(service, &cases);
     let dispatch = Arc::new(Dispatch {
@@ -229,7 +234,7 @@ pub(crate) async fn run(
                 Ok(stream) => events.push(stream),
                 Err(status) => {
                     let message = describe("the service refused the stream", &status);
-                    give_up(&dispatch, endpoints, worker, &message);
+                    give_up(&dispatch, &endpoints, worker, &message);
                     failure = Some(message);
                 }
             }
@@ -256,7 +261,19 @@ pub(crate) async fn run(
             return Ok(());
         }
         sink.idle()?;
-        let Some((worker, event)) = events.next().await else {
+        let next_event = tokio::select! {
+            event = events.next() => event,
+            () = tick(refresh_timer.as_mut()) => {
+                if let Some(refresh) = refresh {
+                    let added = refresh.join(&mut endpoints, service, &dispatch, &list).await;
+                    for stream in added {
+                        events.push(stream);
+                    }
+                }
+                continue;
+            }
+        };
+        let Some((worker, event)) = next_event else {
             // Every worker is gone: the loop above fails the rest.
             continue;
         };
@@ -303,15 +320,84 @@ pub(crate) async fn run(
             Some(Err(_)) | None if !dispatch.lock().live[worker] => {}
             Some(Err(status)) => {
                 let message = describe("not answered: the stream failed", &status);
-                give_up(&dispatch, endpoints, worker, &message);
+                give_up(&dispatch, &endpoints, worker, &message);
                 failure = Some(message);
             }
             None => {
                 let message = "not answered: the service ended the stream early".to_owned();
-                give_up(&dispatch, endpoints, worker, &message);
+                give_up(&dispatch, &endpoints, worker, &message);
                 failure = Some(message);
             }
         }
+    }
+}
+
+/// Completes at the refresh timer's next tick; never without a timer.
+async fn tick(timer: Option<&mut tokio::time::Interval>) {
+    match timer {
+        Some(timer) => {
+            timer.tick().await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
+/// How a run finds servers that appear while it goes on: the `--server` names are resolved again
+/// every `every`, and every new address gets a worker stream of its own (a Kubernetes headless
+/// service gains addresses as replicas scale out).
+pub(crate) struct Refresh {
+    /// How often to resolve again.
+    pub(crate) every: std::time::Duration,
+    /// The current URLs of the servers.
+    pub(crate) resolve:
+        Box<dyn Fn() -> BoxFuture<'static, anyhow::Result<Vec<String>>> + Send + Sync>,
+}
+
+impl std::fmt::Debug for Refresh {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Refresh")
+            .field("every", &self.every)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Refresh {
+    /// Connects to the addresses not seen before in this run and opens a worker on each.
+    async fn join(
+        &self,
+        endpoints: &mut Vec<Endpoint>,
+        service: Service,
+        dispatch: &Arc<Dispatch>,
+        list: &Requests,
+    ) -> Vec<BoxStream<'static, Event>> {
+        // A failed lookup now is no reason to stop a run that has servers: try again later.
+        let Ok(urls) = (self.resolve)().await else {
+            return Vec::new();
+        };
+        let fresh: Vec<String> = urls
+            .into_iter()
+            .filter(|url| !endpoints.iter().any(|e| &e.url == url))
+            .collect();
+        if fresh.is_empty() {
+            return Vec::new();
+        }
+        let Ok(connected) = crate::endpoints::connect(&fresh).await else {
+            return Vec::new();
+        };
+        let mut streams = Vec::new();
+        for endpoint in connected {
+            let worker = endpoints.len();
+            dispatch.lock().live.push(true);
+            endpoints.push(endpoint);
+            match open(&endpoints[worker], service, worker, dispatch, list).await {
+                Ok(stream) => streams.push(stream),
+                Err(status) => {
+                    let message = describe("the service refused the stream", &status);
+                    give_up(dispatch, endpoints, worker, &message);
+                }
+            }
+        }
+        streams
     }
 }
 
@@ -384,4 +470,129 @@ fn query_of(cases: &[Case], id: u64) -> Result<&Query, String> {
 
 fn describe(what: &str, status: &tonic::Status) -> String {
     format!("{what}: {:?}: {}", status.code(), status.message())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::Problem;
+    use std::io::{Read as _, Write as _};
+    use std::net::SocketAddr;
+    use std::time::Duration;
+
+    #[derive(Default)]
+    struct Count {
+        answered: usize,
+        failed: usize,
+    }
+
+    impl Sink for Count {
+        fn case(&mut self, _case: &Case, answer: Result<&Answer, &str>) -> io::Result<()> {
+            match answer {
+                Ok(_) => self.answered += 1,
+                Err(_) => self.failed += 1,
+            }
+            Ok(())
+        }
+
+        fn idle(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A server on `runtime`: its URL and its metrics address.
+    fn server(runtime: &tokio::runtime::Runtime) -> (String, SocketAddr) {
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        let metrics = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap();
+        let config = solver_server::Config {
+            metrics_listen: Some(metrics),
+            ..solver_server::Config::default()
+        };
+        runtime.spawn(solver_server::serve(
+            listener,
+            config,
+            std::future::pending(),
+        ));
+        (format!("http://{addr}"), metrics)
+    }
+
+    fn solitaire_answered(metrics: SocketAddr) -> u64 {
+        let mut stream = std::net::TcpStream::connect(metrics).unwrap();
+        stream
+            .write_all(b"GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n")
+            .unwrap();
+        let mut text = String::new();
+        stream.read_to_string(&mut text).unwrap();
+        text.lines()
+            .filter(|l| l.starts_with("solver_cases_total{") && l.contains("kind=\"solitaire\""))
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum::<f64>() as u64
+    }
+
+    /// A run that starts on one server takes on a second one when re-resolution finds it.
+    #[test]
+    fn servers_found_by_re_resolution_join_the_run() {
+        const CASES: usize = 20_000;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let (first, _) = server(&runtime);
+        let (second, second_metrics) = server(&runtime);
+        let mut input = String::new();
+        let mut seed = 7u64;
+        for _ in 0..CASES {
+            for _ in 0..2 {
+                let mut squares: Vec<u64> = Vec::new();
+                while squares.len() < 4 {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    let s = (seed >> 33) % 64;
+                    if !squares.contains(&s) {
+                        squares.push(s);
+                    }
+                }
+                for s in squares {
+                    input.push_str(&format!("{} {} ", s / 8 + 1, s % 8 + 1));
+                }
+                input.push('\n');
+            }
+        }
+        let cases: Arc<[Case]> = Problem::Hdu1401
+            .format()
+            .parse(input.as_bytes())
+            .cases
+            .into();
+        assert_eq!(cases.len(), CASES);
+        let both = vec![first.clone(), second.clone()];
+        let refresh = Refresh {
+            every: Duration::from_millis(20),
+            resolve: Box::new(move || {
+                let urls = both.clone();
+                Box::pin(async move { Ok(urls) })
+            }),
+        };
+        let mut count = Count::default();
+        runtime.block_on(async {
+            let endpoints = crate::endpoints::connect(&[first]).await.unwrap();
+            run(
+                &endpoints,
+                Service::Solitaire,
+                cases,
+                &mut count,
+                Some(&refresh),
+            )
+            .await
+            .unwrap();
+        });
+        assert_eq!((count.answered, count.failed), (CASES, 0));
+        let joined = solitaire_answered(second_metrics);
+        assert!(joined > 0 && joined < CASES as u64, "{joined}");
+    }
 }
