@@ -105,18 +105,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 printer.problem(*line, message);
             }
             let cases: Arc<[case::Case]> = parsed.cases.into();
-            runtime.block_on(async {
-                let endpoints = connect(cli.server.as_deref(), embedded.as_ref()).await?;
-                session::run(
-                    &endpoints,
-                    problem.service(),
-                    cases,
-                    &mut printer,
-                    refresh(cli.server.as_deref()).as_ref(),
-                )
-                .await
-                .context("writing the answers")
-            })?;
+            runtime.block_on(answer_all(
+                cli.server.as_deref(),
+                embedded.as_ref(),
+                problem.service(),
+                cases,
+                &mut printer,
+            ))?;
             let failed = printer.finish().context("writing the answers")?;
             if failed > 0 {
                 bail!(
@@ -129,18 +124,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(puzzle) => {
             let (cases, mut printer) = puzzle.prepare()?;
             let cases: Arc<[case::Case]> = cases.into();
-            runtime.block_on(async {
-                let endpoints = connect(cli.server.as_deref(), embedded.as_ref()).await?;
-                session::run(
-                    &endpoints,
-                    kind,
-                    cases,
-                    &mut printer,
-                    refresh(cli.server.as_deref()).as_ref(),
-                )
-                .await
-                .context("writing the answers")
-            })?;
+            runtime.block_on(answer_all(
+                cli.server.as_deref(),
+                embedded.as_ref(),
+                kind,
+                cases,
+                &mut printer,
+            ))?;
             printer.finish().context("writing the answers")?
         }
     };
@@ -159,6 +149,21 @@ fn kind_of(service: Service) -> Kind {
         Service::Fifteen => Kind::Fifteen,
         Service::Solitaire => Kind::Solitaire,
     }
+}
+
+/// Connects (to `--server` or the embedded server) and runs every case through `service`,
+/// handing the answers to `sink` in input order.
+async fn answer_all(
+    server: Option<&str>,
+    embedded: Option<&embedded::Embedded>,
+    service: Service,
+    cases: Arc<[case::Case]>,
+    sink: &mut dyn session::Sink,
+) -> anyhow::Result<()> {
+    let endpoints = connect(server, embedded).await?;
+    session::run(&endpoints, service, cases, sink, refresh(server).as_ref())
+        .await
+        .context("writing the answers")
 }
 
 /// How often a run resolves the `--server` names again, to find new replicas.

@@ -84,36 +84,31 @@ fn solitaire_input(cases: usize) -> String {
             .wrapping_add(1_442_695_040_888_963_407);
         (seed >> 33) % n
     };
+    let mut random_squares = move || {
+        let mut squares = Vec::new();
+        while squares.len() < 4 {
+            let s = next(64);
+            if !squares.contains(&s) {
+                squares.push(s);
+            }
+        }
+        squares
+    };
     let mut input = String::new();
     for case in 0..cases {
-        let start: Vec<u64> = {
-            let mut squares = Vec::new();
-            while squares.len() < 4 {
-                let s = next(64);
-                if !squares.contains(&s) {
-                    squares.push(s);
-                }
-            }
-            squares
-        };
+        let start: Vec<u64> = random_squares();
         // Every third end is the start shifted a little (often reachable), the rest random.
         let end: Vec<u64> = if case % 3 == 0 {
+            // The start with its piece number `start[0] % 4` moved one square on, when free.
             let mut squares = start.clone();
-            let i = next(4) as usize;
+            let i = (start[0] % 4) as usize;
             let moved = (squares[i] + 1) % 64;
             if !squares.contains(&moved) {
                 squares[i] = moved;
             }
             squares
         } else {
-            let mut squares = Vec::new();
-            while squares.len() < 4 {
-                let s = next(64);
-                if !squares.contains(&s) {
-                    squares.push(s);
-                }
-            }
-            squares
+            random_squares()
         };
         for squares in [&start, &end] {
             let line: Vec<String> = squares
