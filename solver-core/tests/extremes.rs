@@ -172,12 +172,12 @@ fn parallel_search_gives_the_same_answer() {
 #[test]
 fn a_parallel_search_stops_when_asked() {
     let (board, _) = korf(88);
-    let stop = Stop::never().with_node_budget(2_000_000);
+    let stop = Stop::never().with_node_budget(1_000_000);
     let err = fifteen::solve_parallel(&board, &Board4::goal(), &stop, 2).unwrap_err();
     let fifteen::FifteenError::Stopped(stopped) = err;
     assert_eq!(stopped.reason, StopReason::NodeBudget);
     assert!(
-        stopped.stats.nodes > 2_000_000 && stopped.stats.nodes < 2_200_000,
+        stopped.stats.nodes > 1_000_000 && stopped.stats.nodes < 1_200_000,
         "{:?}",
         stopped.stats
     );

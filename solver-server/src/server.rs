@@ -15,7 +15,7 @@ use tonic_health::server::HealthReporter;
 
 use crate::cache::Cache;
 use crate::compute::Pool;
-use crate::config::{Config, Kind};
+use crate::config::Config;
 use crate::engine;
 use crate::errors::ServeError;
 use crate::metrics::{self, Metrics};
@@ -188,11 +188,8 @@ fn spawn_warm_up(config: &Config, health: Health, metrics: Arc<Metrics>) {
                 }
                 loaded
             });
-            let have_strong = matches!(stored, Some(Ok(Some(_))));
+            // With stored databases installed, the 15-puzzle warm-up skips the 6-6-3 build.
             for kind in kinds {
-                if kind == Kind::Fifteen && have_strong {
-                    continue;
-                }
                 let started = Instant::now();
                 engine::warm_up(kind);
                 tracing::info!(%kind, elapsed = ?started.elapsed(), "tables built");

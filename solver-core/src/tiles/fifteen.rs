@@ -15,6 +15,7 @@
 use std::sync::OnceLock;
 
 use super::board::{Board4, Move};
+use super::fsm::{self, MovePruning};
 use super::ida::{self, Heuristic, Manhattan};
 use super::pdb::Pdb;
 pub use super::storage;
@@ -81,11 +82,25 @@ fn active() -> &'static PatternDatabases {
         .unwrap_or_else(|| PDB_663.get_or_init(|| PatternDatabases::build(Partition::P663)))
 }
 
-/// Builds the process-wide 6-6-3 databases now (a few seconds), so that the first search does
-/// not wait. [`solve`] builds them on first use otherwise.
+/// Gets [`solve`] ready now, so that the first search does not wait: builds the move-pruning
+/// tables (a fraction of a second) and, unless strong databases are installed, the 6-6-3
+/// databases (a few seconds). [`solve`] builds what it needs on first use otherwise.
 pub fn warm_up() {
-    PDB_663.get_or_init(|| PatternDatabases::build(Partition::P663));
+    std::thread::scope(|scope| {
+        for corner in CORNERS {
+            scope.spawn(move || {
+                let turn = Turn::bringing_home(corner).expect("a corner");
+                MovePruning::get(turn.order(), fsm::DEFAULT_LONGEST);
+            });
+        }
+    });
+    if STRONG.get().is_none() {
+        PDB_663.get_or_init(|| PatternDatabases::build(Partition::P663));
+    }
 }
+
+/// The cells a target's blank may be on for the databases to serve it (after a turn).
+const CORNERS: [usize; 4] = [15, 0, 3, 12];
 
 /// Whether [`solve`] can answer without building databases first.
 #[must_use]
@@ -148,6 +163,8 @@ pub fn solve_parallel(
 pub struct PatternDatabases {
     heuristic: Additive,
     partition: Partition,
+    /// The longest duplicate move strings the searches prune.
+    move_pruning: usize,
 }
 
 impl PatternDatabases {
@@ -181,7 +198,17 @@ impl PatternDatabases {
         Self {
             heuristic: Additive::new(pdbs),
             partition,
+            move_pruning: fsm::DEFAULT_LONGEST,
         }
+    }
+
+    /// Sets the longest move strings the searches look for as duplicates to prune: 2 prunes
+    /// only a move followed by its reverse, 0 nothing; the default is 12 and at most 16 count.
+    /// Answers are the same for every setting (only the work differs); this is for measuring.
+    #[must_use]
+    pub fn with_move_pruning(mut self, longest: usize) -> Self {
+        self.move_pruning = longest.min(fsm::MAX_LONGEST);
+        self
     }
 
     pub(crate) fn pdbs(&self) -> &[Pdb] {
@@ -221,7 +248,7 @@ impl PatternDatabases {
             let (moves, stats) = ida::search(
                 &Manhattan::new(&cells_of(target)),
                 cells,
-                Move::ALL,
+                MovePruning::get(Move::ALL, self.move_pruning),
                 stop,
                 threads,
             )?;
@@ -238,8 +265,8 @@ impl PatternDatabases {
             rename[tile as usize] = goal_tile;
         }
         let cells = cells_of(&start.relabel(&rename));
-        let order = Move::ALL.map(|m| turn.moves[m.index()]);
-        let (moves, stats) = ida::search(&self.heuristic, cells, order, stop, threads)?;
+        let pruning = MovePruning::get(turn.order(), self.move_pruning);
+        let (moves, stats) = ida::search(&self.heuristic, cells, pruning, stop, threads)?;
         let moves = moves.into_iter().map(|m| turn.undo_move(m)).collect();
         Ok(Some(Solution {
             moves,
@@ -290,6 +317,12 @@ impl Turn {
                 .expect("rotations keep neighbours")
         });
         Some(Self { cell, moves })
+    }
+
+    /// The order to search the turned moves in: the turned image of `d < l < r < u`, so that
+    /// the first answer found turns back into the lexicographically smallest one.
+    fn order(&self) -> [Move; 4] {
+        Move::ALL.map(|m| self.moves[m.index()])
     }
 
     fn apply(&self, board: &Board4) -> Board4 {

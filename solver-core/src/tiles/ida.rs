@@ -9,7 +9,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
-use super::board::{Move, NO_NEIGHBOUR, neighbour_table};
+use super::board::{Move, neighbour_table};
+use super::fsm::{BLOCKED, MovePruning};
 use crate::stop::{POLL_INTERVAL, SearchStats, Stop, StopReason, Stopped};
 
 /// A heuristic updated incrementally as tiles move.
@@ -24,7 +25,7 @@ pub(crate) trait Heuristic {
     fn value(&self, state: &Self::State) -> u32;
 }
 
-/// Neighbour of each cell in each move's direction, `NO_NEIGHBOUR` off the board.
+/// Neighbour of each cell in each move's direction (the automaton blocks moves off the board).
 const NEIGHBOURS: [[u8; 4]; 16] = neighbour_table(4);
 
 /// Iterations that expanded fewer nodes than this stay on one thread: splitting costs more.
@@ -32,13 +33,13 @@ const PARALLEL_AFTER: u64 = 200_000;
 /// Subtrees handed out per worker thread in a parallel iteration, for balance.
 const SUBTREES_PER_THREAD: usize = 64;
 
-/// Finds the optimal path from `cells` to the heuristic's goal that comes first in `order`
-/// (`order` lists the moves from the smallest), on up to `threads` threads. Returns the moves and
-/// the work done. The answer does not depend on `threads`.
+/// Finds the optimal path from `cells` to the heuristic's goal that comes first in the move
+/// order of `pruning` (which skips move strings that cannot be that path), on up to `threads`
+/// threads. Returns the moves and the work done. The answer does not depend on `threads`.
 pub(crate) fn search<H>(
     heuristic: &H,
     cells: [u8; 16],
-    order: [Move; 4],
+    pruning: &MovePruning,
     stop: &Stop,
     threads: usize,
 ) -> Result<(Vec<Move>, SearchStats), Stopped>
@@ -54,7 +55,7 @@ where
         cells,
         blank,
         state: heuristic.start(&cells),
-        came_by: None,
+        fsm: MovePruning::start(blank),
         path: Vec::new(),
     };
     let mut stats = SearchStats::default();
@@ -65,10 +66,10 @@ where
         let before = stats.nodes;
         // The cut needs a few levels above the bound; tiny bounds never get here in practice.
         let outcome = if threads > 1 && last_nodes >= PARALLEL_AFTER && bound > 8 {
-            iterate_parallel(heuristic, &root, order, stop, bound, threads, &mut stats)
+            iterate_parallel(heuristic, pruning, &root, stop, bound, threads, &mut stats)
         } else {
-            let mut search = Search::new(heuristic, &root, order, stop, stats.nodes, None);
-            let flow = search.dfs(root.state, root.blank, 0, bound, root.came_by);
+            let mut search = Search::new(heuristic, pruning, &root, stop, stats.nodes, None);
+            let flow = search.dfs(root.state, root.blank, 0, bound, root.fsm);
             stats.nodes = search.nodes;
             match flow {
                 Flow::Found => Outcome::Found(search.path),
@@ -98,7 +99,8 @@ struct Node<S> {
     cells: [u8; 16],
     blank: u8,
     state: S,
-    came_by: Option<Move>,
+    /// The move-pruning automaton's state.
+    fsm: u32,
     path: Vec<Move>,
 }
 
@@ -115,8 +117,8 @@ enum Outcome {
 /// in move order: exactly what one thread would have found.
 fn iterate_parallel<H>(
     heuristic: &H,
+    pruning: &MovePruning,
     root: &Node<H::State>,
-    order: [Move; 4],
     stop: &Stop,
     bound: u32,
     threads: usize,
@@ -130,9 +132,9 @@ where
     let mut frontier = Vec::new();
     let mut next_bound = u32::MAX;
     for depth in 2..bound {
-        let mut search = Search::new(heuristic, root, order, stop, stats.nodes, None);
+        let mut search = Search::new(heuristic, pruning, root, stop, stats.nodes, None);
         search.split = Some((depth, Vec::new()));
-        match search.dfs(root.state, root.blank, 0, bound, root.came_by) {
+        match search.dfs(root.state, root.blank, 0, bound, root.fsm) {
             Flow::Found => return Outcome::Found(search.path),
             Flow::Stopped(reason) => return Outcome::Stopped(reason),
             Flow::Continue | Flow::Abandoned => {}
@@ -163,13 +165,13 @@ where
                 break;
             }
             let node = &frontier[index];
-            let mut search = Search::new(heuristic, node, order, stop, 0, Some((&shared, index)));
+            let mut search = Search::new(heuristic, pruning, node, stop, 0, Some((&shared, index)));
             let flow = search.dfs(
                 node.state,
                 node.blank,
                 node.path.len() as u32,
                 bound,
-                node.came_by,
+                node.fsm,
             );
             shared
                 .nodes
@@ -239,6 +241,7 @@ enum Flow {
 
 struct Search<'a, H: Heuristic> {
     heuristic: &'a H,
+    pruning: &'a MovePruning,
     cells: [u8; 16],
     order: [Move; 4],
     stop: &'a Stop,
@@ -257,8 +260,8 @@ struct Search<'a, H: Heuristic> {
 impl<'a, H: Heuristic> Search<'a, H> {
     fn new(
         heuristic: &'a H,
+        pruning: &'a MovePruning,
         from: &Node<H::State>,
-        order: [Move; 4],
         stop: &'a Stop,
         nodes: u64,
         shared: Option<(&'a Shared, usize)>,
@@ -267,8 +270,9 @@ impl<'a, H: Heuristic> Search<'a, H> {
         path.extend_from_slice(&from.path);
         Self {
             heuristic,
+            pruning,
             cells: from.cells,
-            order,
+            order: pruning.order(),
             stop,
             path,
             nodes,
@@ -299,14 +303,7 @@ impl<'a, H: Heuristic> Search<'a, H> {
         self.stop.check(total).map(Flow::Stopped)
     }
 
-    fn dfs(
-        &mut self,
-        state: H::State,
-        blank: u8,
-        g: u32,
-        bound: u32,
-        came_by: Option<Move>,
-    ) -> Flow {
+    fn dfs(&mut self, state: H::State, blank: u8, g: u32, bound: u32, fsm: u32) -> Flow {
         let h = self.heuristic.value(&state);
         let f = g + h;
         if f > bound {
@@ -323,7 +320,7 @@ impl<'a, H: Heuristic> Search<'a, H> {
                 cells: self.cells,
                 blank,
                 state,
-                came_by,
+                fsm,
                 path: self.path.clone(),
             });
             return Flow::Continue;
@@ -334,21 +331,18 @@ impl<'a, H: Heuristic> Search<'a, H> {
         {
             return flow;
         }
-        let back = came_by.map(Move::reverse);
         for mv in self.order {
-            if Some(mv) == back {
+            let next_fsm = self.pruning.next(fsm, mv);
+            if next_fsm == BLOCKED {
                 continue;
             }
             let to = NEIGHBOURS[blank as usize][mv.index()];
-            if to == NO_NEIGHBOUR {
-                continue;
-            }
             let tile = self.cells[to as usize];
             let child = self.heuristic.moved(&state, tile, to, blank);
             self.cells[blank as usize] = tile;
             self.cells[to as usize] = 0;
             self.path.push(mv);
-            match self.dfs(child, to, g + 1, bound, Some(mv)) {
+            match self.dfs(child, to, g + 1, bound, next_fsm) {
                 Flow::Continue => {}
                 done => return done,
             }

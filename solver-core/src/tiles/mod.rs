@@ -3,6 +3,7 @@
 mod board;
 pub mod eight;
 pub mod fifteen;
+mod fsm;
 mod ida;
 mod pdb;
 mod rank;
