@@ -22,7 +22,6 @@ fn main() {
     let mut partition = Partition::P663;
     let mut file: Option<PathBuf> = None;
     let mut move_pruning = None;
-    let mut walking_distance = false;
     let mut range = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -35,7 +34,6 @@ fn main() {
                 }
             }
             "--file" => file = Some(args.next().expect("--file takes a path").into()),
-            "--walking-distance" => walking_distance = true,
             "--move-pruning" => {
                 move_pruning = Some(
                     args.next()
@@ -84,8 +82,7 @@ fn main() {
     let databases = match move_pruning {
         Some(longest) => databases.with_move_pruning(longest),
         None => databases,
-    }
-    .with_walking_distance(walking_distance);
+    };
     // Solving the goal itself builds the search's move-pruning tables outside the timing.
     let t = Instant::now();
     databases

@@ -16,10 +16,9 @@ use std::sync::OnceLock;
 
 use super::board::{Board4, Move};
 use super::fsm::{self, MovePruning};
-use super::ida::{self, Heuristic, Manhattan, Max};
+use super::ida::{self, Heuristic, Manhattan};
 use super::pdb::Pdb;
 pub use super::storage;
-use super::walking::WalkingDistance;
 use crate::stop::{SearchStats, Stop, Stopped};
 
 /// A split of the 15 tiles into disjoint patterns, one database each.
@@ -166,8 +165,6 @@ pub struct PatternDatabases {
     partition: Partition,
     /// The longest duplicate move strings the searches prune.
     move_pruning: usize,
-    /// Whether the heuristic also takes the walking distance into account.
-    walking_distance: bool,
 }
 
 impl PatternDatabases {
@@ -191,14 +188,6 @@ impl PatternDatabases {
         Self::from_pdbs(pdbs, partition)
     }
 
-    /// Makes the heuristic the larger of the databases' and the walking distance. Answers are
-    /// the same either way; this is for measuring.
-    #[must_use]
-    pub fn with_walking_distance(mut self, on: bool) -> Self {
-        self.walking_distance = on;
-        self
-    }
-
     /// The partition these databases cover.
     #[must_use]
     pub fn partition(&self) -> Partition {
@@ -210,7 +199,6 @@ impl PatternDatabases {
             heuristic: Additive::new(pdbs),
             partition,
             move_pruning: fsm::DEFAULT_LONGEST,
-            walking_distance: false,
         }
     }
 
@@ -278,19 +266,7 @@ impl PatternDatabases {
         }
         let cells = cells_of(&start.relabel(&rename));
         let pruning = MovePruning::get(turn.order(), self.move_pruning);
-        let (moves, stats) = if self.walking_distance {
-            static WALKING: OnceLock<WalkingDistance> = OnceLock::new();
-            let walking = WALKING.get_or_init(WalkingDistance::build);
-            ida::search(
-                &Max(&self.heuristic, walking),
-                cells,
-                pruning,
-                stop,
-                threads,
-            )?
-        } else {
-            ida::search(&self.heuristic, cells, pruning, stop, threads)?
-        };
+        let (moves, stats) = ida::search(&self.heuristic, cells, pruning, stop, threads)?;
         let moves = moves.into_iter().map(|m| turn.undo_move(m)).collect();
         Ok(Some(Solution {
             moves,

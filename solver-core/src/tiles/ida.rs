@@ -354,31 +354,6 @@ impl<'a, H: Heuristic> Search<'a, H> {
     }
 }
 
-/// The larger of two admissible heuristics, itself admissible.
-#[derive(Debug)]
-pub(crate) struct Max<'a, A, B>(pub(crate) &'a A, pub(crate) &'a B);
-
-impl<A: Heuristic, B: Heuristic> Heuristic for Max<'_, A, B> {
-    type State = (A::State, B::State);
-
-    fn start(&self, cells: &[u8; 16]) -> Self::State {
-        (self.0.start(cells), self.1.start(cells))
-    }
-
-    #[inline]
-    fn moved(&self, state: &Self::State, tile: u8, from: u8, to: u8) -> Self::State {
-        (
-            self.0.moved(&state.0, tile, from, to),
-            self.1.moved(&state.1, tile, from, to),
-        )
-    }
-
-    #[inline]
-    fn value(&self, state: &Self::State) -> u32 {
-        self.0.value(&state.0).max(self.1.value(&state.1))
-    }
-}
-
 /// Manhattan distance to an arbitrary target: the heuristic for targets the pattern databases
 /// were not built for. Weak, but admissible and exact about the goal.
 #[derive(Debug)]

@@ -8,7 +8,6 @@ mod ida;
 mod pdb;
 mod rank;
 pub mod storage;
-mod walking;
 
 pub use board::{
     Board, Board3, Board4, BoardError, Move, MoveParseError, ReplayError, format_moves, parse_moves,
