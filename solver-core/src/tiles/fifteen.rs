@@ -83,24 +83,15 @@ fn active() -> &'static PatternDatabases {
 }
 
 /// Gets [`solve`] ready now, so that the first search does not wait: builds the move-pruning
-/// tables (a fraction of a second) and, unless strong databases are installed, the 6-6-3
-/// databases (a few seconds). [`solve`] builds what it needs on first use otherwise.
+/// table for the standard goal (about 50 ms) and, unless strong databases are installed, the
+/// 6-6-3 databases (a few seconds). [`solve`] builds what it needs on first use otherwise (the
+/// pruning tables for targets with the blank in another corner, too).
 pub fn warm_up() {
-    std::thread::scope(|scope| {
-        for corner in CORNERS {
-            scope.spawn(move || {
-                let turn = Turn::bringing_home(corner).expect("a corner");
-                MovePruning::get(turn.order(), fsm::DEFAULT_LONGEST);
-            });
-        }
-    });
+    MovePruning::get(Move::ALL, fsm::DEFAULT_LONGEST);
     if STRONG.get().is_none() {
         PDB_663.get_or_init(|| PatternDatabases::build(Partition::P663));
     }
 }
-
-/// The cells a target's blank may be on for the databases to serve it (after a turn).
-const CORNERS: [usize; 4] = [15, 0, 3, 12];
 
 /// Whether [`solve`] can answer without building databases first.
 #[must_use]
