@@ -97,6 +97,9 @@ enum Reply {
     Solitaire(pb::SolitaireReply),
 }
 
+/// How long a finished run waits for the servers to close their reply streams.
+const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// What a worker's reply stream yields: a reply, a failure, or its end.
 type Event = (usize, Option<Result<Reply, tonic::Status>>);
 
@@ -258,6 +261,9 @@ pub(crate) async fn run(
             next += 1;
         }
         if next == cases.len() {
+            // Every request stream has ended (or ends now); let the servers end their replies
+            // too, so that no stream is cut off when the caller drops the connection.
+            let _ = tokio::time::timeout(CLOSE_GRACE, events.for_each(|_| async {})).await;
             return Ok(());
         }
         sink.idle()?;
