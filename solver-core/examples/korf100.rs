@@ -4,6 +4,8 @@
 //! cargo run --release -p solver-core --example korf100 -- [--partition 663|78] [--file PATH] [--move-pruning N] [FIRST [LAST]]
 //! ```
 //!
+//! `--reverse` solves from the goal to each instance instead (same optimal lengths; the targets'
+//! blanks lie anywhere, so this measures the databases for other goals).
 //! `--move-pruning N` sets the longest duplicate move strings the search prunes (default 12;
 //! 2 = only a move and its reverse), to measure what the pruning gains.
 //! With `--file`, the databases are read from PATH if it exists, else built and written there.
@@ -22,6 +24,7 @@ fn main() {
     let mut partition = Partition::P663;
     let mut file: Option<PathBuf> = None;
     let mut move_pruning = None;
+    let mut reverse = false;
     let mut range = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -34,6 +37,7 @@ fn main() {
                 }
             }
             "--file" => file = Some(args.next().expect("--file takes a path").into()),
+            "--reverse" => reverse = true,
             "--move-pruning" => {
                 move_pruning = Some(
                     args.next()
@@ -88,6 +92,9 @@ fn main() {
     databases
         .solve(&Board4::goal(), &Board4::goal(), &Stop::never())
         .expect("no stop");
+    if reverse {
+        solver_core::fifteen::warm_up_any_target();
+    }
     println!("search tables ready in {:.3} s", t.elapsed().as_secs_f64());
 
     let mut total_time = 0.0;
@@ -108,13 +115,17 @@ fn main() {
         }
         let board = Board4::from_cells(&numbers[2..]).expect("valid board");
         let t = Instant::now();
+        let (from, to) = if reverse {
+            (Board4::goal(), board)
+        } else {
+            (board, Board4::goal())
+        };
         let answer = databases
-            .solve(&board, &Board4::goal(), &Stop::never())
+            .solve(&from, &to, &Stop::never())
             .expect("no stop")
             .expect("solvable");
         let secs = t.elapsed().as_secs_f64();
-        let ok = answer.moves.len() == optimal
-            && board.replay(&answer.moves).ok() == Some(Board4::goal());
+        let ok = answer.moves.len() == optimal && from.replay(&answer.moves).ok() == Some(to);
         wrong += usize::from(!ok);
         solved += 1;
         total_time += secs;

@@ -1,7 +1,7 @@
 //! The known extremes: the hardest 8-puzzle boards, a long Korf instance, Solitaire edge cases.
 
 use solver_core::solitaire::{self, Position, Square, Step};
-use solver_core::{Board3, Board4, Stop, StopReason, eight, fifteen};
+use solver_core::{Board3, Board4, Move, Stop, StopReason, eight, fifteen};
 
 #[test]
 fn the_two_31_move_eight_puzzles() {
@@ -52,25 +52,63 @@ fn a_hard_search_stops_when_asked() {
     assert!(stopped.stats.nodes > 10_000 && stopped.stats.nodes < 20_000);
 }
 
+/// A board `moves` blank moves from `from`, never undoing the last move; `seed` picks them.
+fn scramble(from: Board4, moves: usize, mut seed: u64) -> Board4 {
+    let mut board = from;
+    let mut last: Option<Move> = None;
+    for _ in 0..moves {
+        let options: Vec<(Move, Board4)> = Move::ALL
+            .iter()
+            .filter(|&&m| Some(m.reverse()) != last)
+            .filter_map(|&m| board.apply(m).map(|b| (m, b)))
+            .collect();
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let (m, b) = options[(seed >> 33) as usize % options.len()];
+        (board, last) = (b, Some(m));
+    }
+    board
+}
+
+/// `board` with its blank walked straight to `cell`, rows first.
+fn blank_to(mut board: Board4, cell: usize) -> Board4 {
+    while board.blank() != cell {
+        let b = board.blank();
+        let towards = if b / 4 < cell / 4 {
+            Move::Down
+        } else if b / 4 > cell / 4 {
+            Move::Up
+        } else if b % 4 < cell % 4 {
+            Move::Right
+        } else {
+            Move::Left
+        };
+        board = board.apply(towards).expect("towards a cell on the board");
+    }
+    board
+}
+
+/// Far targets with the blank in every class of cells (each served by its own databases): the
+/// answer replays, and its length agrees with the way back, which a different set of databases
+/// (the standard goal's, for a start with its blank in a corner) finds.
 #[test]
-fn fifteen_reaches_targets_with_the_blank_anywhere() {
-    let start: Board4 = "2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15".parse().unwrap();
-    // Targets a few moves away, with the blank in every cell class: corners use the databases.
-    for walk in ["", "l", "ll", "lll", "lllddd", "dddlll", "dll", "ddd"] {
-        let target = start
-            .replay(&solver_core::parse_moves(walk).unwrap())
-            .unwrap();
-        let answer = fifteen::solve(&start, &target, &Stop::never())
+fn fifteen_reaches_far_targets_with_the_blank_anywhere() {
+    for (i, blank) in [0usize, 5, 1, 2, 6, 7, 13, 14].into_iter().enumerate() {
+        // A start with its blank in a corner, and a target far from it with the blank on `blank`.
+        let start = blank_to(scramble(Board4::goal(), 40, i as u64), 15);
+        let target = blank_to(scramble(start, 40, 100 + i as u64), blank);
+        let there = fifteen::solve(&start, &target, &Stop::never())
             .unwrap()
             .unwrap();
-        assert_eq!(start.replay(&answer.moves).unwrap(), target, "{walk}");
-        assert!(answer.moves.len() <= walk.len());
-        let expected = if [0, 3, 12, 15].contains(&target.blank()) {
-            "pdb-663"
-        } else {
-            "manhattan"
-        };
-        assert_eq!(answer.method, expected, "{walk}");
+        assert_eq!(start.replay(&there.moves).unwrap(), target, "blank {blank}");
+        assert_eq!(there.method, "pdb-663");
+        let back = fifteen::solve(&target, &start, &Stop::never())
+            .unwrap()
+            .unwrap();
+        assert_eq!(target.replay(&back.moves).unwrap(), start, "blank {blank}");
+        assert_eq!(there.moves.len(), back.moves.len(), "blank {blank}");
+        assert!(there.moves.len() >= 20, "far enough: {}", there.moves.len());
     }
 }
 

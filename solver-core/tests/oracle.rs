@@ -169,8 +169,8 @@ fn forward_walk(from: Board4, choices: &[u8]) -> Board4 {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
 
-    /// Any target, the blank anywhere (corner targets use the turned databases and move order,
-    /// the others the Manhattan distance): 100 targets, each with 4 starts 10 to 18 moves away
+    /// Any target, the blank anywhere (each target is turned to one of four goals with its own
+    /// databases, and the move order is turned with it): 100 targets, each with 4 starts 10 to 18 moves away
     /// along walks that do not turn back.
     #[test]
     fn fifteen_any_target_matches_oracle(

@@ -157,7 +157,7 @@ async fn shutdown_drains_cases_in_flight_then_ends_the_stream() {
     .await;
     let mut client = server.client().await;
     let (tx, rx) = mpsc::channel(4);
-    // A case that needs hours, with a node budget: it runs for a while, then is answered.
+    // A case that needs minutes, with a node budget: it runs for a while, then is answered.
     let (board, target) = endless();
     let mut request = sliding(1, &cells(&board), &cells(&target));
     request.node_budget = 20_000_000;

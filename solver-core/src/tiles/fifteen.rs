@@ -1,22 +1,23 @@
 //! The 15-puzzle: optimal and lexicographically smallest answers by IDA* with additive pattern
 //! databases.
 //!
-//! The databases (6-6-3, Korf & Felner 2002) are built for the standard goal, blank in the
-//! bottom-right cell. Every lookup also reads them for the board reflected about the main
+//! The databases (6-6-3 or 7-8, Korf & Felner 2002) are built for the standard goal, blank in
+//! the bottom-right cell. Every lookup also reads them for the board reflected about the main
 //! diagonal with each tile renamed to the tile whose goal cell is the reflected one; that maps
 //! the goal onto itself, so it is a second admissible bound, and the heuristic takes the larger.
 //!
-//! Other targets are brought to that goal where the board's symmetries allow: a target with its
-//! blank in the bottom-right cell by renaming tiles, one with its blank in any corner by turning
-//! the board first (and searching the turned moves in the order that keeps the original answer
-//! lexicographically smallest). A target with its blank elsewhere is searched with the Manhattan
-//! distance: still optimal and smallest, but only practical for nearby targets.
+//! Any other target is brought to one of four goals by turning the board (and searching the
+//! turned moves in the order that keeps the original answer lexicographically smallest) and
+//! renaming tiles: a corner blank to the standard goal, a centre blank to cell 10, an edge blank
+//! to cell 13 or 14. The three non-standard goals get 6-6-3-style databases of their own (the
+//! same regions of goal cells, one of them a tile short), built on first use in a few seconds;
+//! the centre goal is symmetric about the diagonal too and gets the reflected lookup.
 
 use std::sync::OnceLock;
 
 use super::board::{Board4, Move};
 use super::fsm::{self, MovePruning};
-use super::ida::{self, Heuristic, Manhattan};
+use super::ida::{self, Heuristic};
 use super::pdb::Pdb;
 pub use super::storage;
 use crate::stop::{SearchStats, Stop, Stopped};
@@ -59,7 +60,8 @@ pub struct Solution {
     pub moves: Vec<Move>,
     /// The work the search did.
     pub stats: SearchStats,
-    /// Which heuristic guided the search: `"pdb-78"`, `"pdb-663"` or `"manhattan"`.
+    /// Which heuristic guided the search: `"pdb-78"` or `"pdb-663"` (6-6-3 regions, for
+    /// targets whose blank is not in a corner too).
     pub method: &'static str,
 }
 
@@ -90,6 +92,19 @@ pub fn warm_up() {
     MovePruning::get(Move::ALL, fsm::DEFAULT_LONGEST);
     if STRONG.get().is_none() {
         PDB_663.get_or_init(|| PatternDatabases::build(Partition::P663));
+    }
+}
+
+/// Builds now what targets with the blank outside the bottom-right corner need, which [`solve`]
+/// otherwise builds on first use: the databases for the three other goals (a few seconds each)
+/// and the move-pruning tables of the turned move orders.
+pub fn warm_up_any_target() {
+    for blank in [0, 3, 12, 5, 1, 2] {
+        let turn = Turn::normalizing(blank);
+        MovePruning::get(turn.order(), fsm::DEFAULT_LONGEST);
+        if turn.home != STANDARD_HOME {
+            for_home(turn.home);
+        }
     }
 }
 
@@ -154,6 +169,8 @@ pub fn solve_parallel(
 pub struct PatternDatabases {
     heuristic: Additive,
     partition: Partition,
+    /// The goal the databases were built for (the standard one but for [`for_home`]'s).
+    goal: Board4,
     /// The longest duplicate move strings the searches prune.
     move_pruning: usize,
 }
@@ -174,9 +191,24 @@ impl PatternDatabases {
         let pdbs = partition
             .patterns()
             .iter()
-            .map(|tiles| Pdb::build(tiles, threads.max(1)))
+            .map(|tiles| Pdb::build_for(tiles, &Board4::goal(), threads.max(1)))
             .collect();
         Self::from_pdbs(pdbs, partition)
+    }
+
+    /// 6-6-3-style databases for `goal`: one per region of [`REGIONS`], holding the tiles whose
+    /// goal cells lie in it.
+    fn build_for_goal(goal: Board4, threads: usize) -> Self {
+        let pdbs = region_patterns(&goal)
+            .iter()
+            .map(|tiles| Pdb::build_for(tiles, &goal, threads.max(1)))
+            .collect();
+        Self {
+            heuristic: Additive::new(pdbs, &goal),
+            partition: Partition::P663,
+            goal,
+            move_pruning: fsm::DEFAULT_LONGEST,
+        }
     }
 
     /// The partition these databases cover.
@@ -187,8 +219,9 @@ impl PatternDatabases {
 
     pub(crate) fn from_pdbs(pdbs: Vec<Pdb>, partition: Partition) -> Self {
         Self {
-            heuristic: Additive::new(pdbs),
+            heuristic: Additive::new(pdbs, &Board4::goal()),
             partition,
+            goal: Board4::goal(),
             move_pruning: fsm::DEFAULT_LONGEST,
         }
     }
@@ -234,37 +267,70 @@ impl PatternDatabases {
         if !start.can_reach(target) {
             return Ok(None);
         }
-        let Some(turn) = Turn::bringing_home(target.blank()) else {
-            let cells = cells_of(start);
-            let (moves, stats) = ida::search(
-                &Manhattan::new(&cells_of(target)),
-                cells,
-                MovePruning::get(Move::ALL, self.move_pruning),
-                stop,
-                threads,
-            )?;
-            return Ok(Some(Solution {
-                moves,
-                stats,
-                method: "manhattan",
-            }));
+        let turn = Turn::normalizing(target.blank());
+        let databases = if turn.home == STANDARD_HOME {
+            self
+        } else {
+            for_home(turn.home)
         };
         let (start, target) = (turn.apply(start), turn.apply(target));
-        // Rename tiles so that the turned target is the goal.
+        // Rename tiles so that the turned target is the databases' goal.
         let mut rename = [0u8; 16];
-        for (&tile, &goal_tile) in target.cells().iter().zip(Board4::goal().cells()) {
+        for (&tile, &goal_tile) in target.cells().iter().zip(databases.goal.cells()) {
             rename[tile as usize] = goal_tile;
         }
         let cells = cells_of(&start.relabel(&rename));
         let pruning = MovePruning::get(turn.order(), self.move_pruning);
-        let (moves, stats) = ida::search(&self.heuristic, cells, pruning, stop, threads)?;
+        let (moves, stats) = ida::search(&databases.heuristic, cells, pruning, stop, threads)?;
         let moves = moves.into_iter().map(|m| turn.undo_move(m)).collect();
         Ok(Some(Solution {
             moves,
             stats,
-            method: self.partition.method(),
+            method: databases.partition.method(),
         }))
     }
+}
+
+/// Where [`Turn::normalizing`] brings a target's blank: one cell of each class of cells under
+/// the board's rotations (corners, centre cells, and two classes of edge cells).
+const HOMES: [usize; 4] = [STANDARD_HOME, 10, 13, 14];
+/// The standard goal's blank cell, which the main databases serve.
+const STANDARD_HOME: usize = 15;
+
+/// Goal cells grouped into the 6-6-3 regions: the left and the right two columns of the top
+/// three rows, and the bottom row.
+const REGIONS: [&[usize]; 3] = [
+    &[0, 1, 4, 5, 8, 9],
+    &[2, 3, 6, 7, 10, 11],
+    &[12, 13, 14, 15],
+];
+
+/// The tiles of `goal` in each region (the blank's region has one tile fewer).
+fn region_patterns(goal: &Board4) -> Vec<Vec<u8>> {
+    REGIONS
+        .iter()
+        .map(|cells| {
+            cells
+                .iter()
+                .map(|&c| goal.cells()[c])
+                .filter(|&t| t != 0)
+                .collect()
+        })
+        .collect()
+}
+
+/// The databases for the goal with its blank on `home` (one of [`HOMES`] but the standard one),
+/// built on first use on all cores.
+fn for_home(home: usize) -> &'static PatternDatabases {
+    static BUILT: [OnceLock<PatternDatabases>; 3] = [const { OnceLock::new() }; 3];
+    let index = HOMES[1..]
+        .iter()
+        .position(|&h| h == home)
+        .expect("a non-standard home");
+    BUILT[index].get_or_init(|| {
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        PatternDatabases::build_for_goal(Board4::canonical(home), threads)
+    })
 }
 
 fn cells_of(board: &Board4) -> [u8; 16] {
@@ -273,26 +339,36 @@ fn cells_of(board: &Board4) -> [u8; 16] {
     cells
 }
 
-/// A rotation of the board that carries a corner to the bottom-right cell.
+/// A rotation of the board that carries a target's blank to one of [`HOMES`].
 #[derive(Debug, Clone, Copy)]
 struct Turn {
     /// `cell[c]`: where cell `c` goes.
     cell: [u8; 16],
     /// `moves[m]`: what move `m` becomes.
     moves: [Move; 4],
+    /// Where the blank cell it was made for goes.
+    home: usize,
 }
 
 impl Turn {
-    /// The rotation taking cell `blank` to cell 15, if `blank` is a corner.
-    fn bringing_home(blank: usize) -> Option<Self> {
-        // Cell (r, c) goes to the returned (row, col).
-        let rotate: fn(usize, usize) -> (usize, usize) = match blank {
-            15 => |r, c| (r, c),
-            0 => |r, c| (3 - r, 3 - c),
-            3 => |r, c| (c, 3 - r),
-            12 => |r, c| (3 - c, r),
-            _ => return None,
-        };
+    /// The rotation taking cell `blank` to a cell of [`HOMES`]. Each class of cells under
+    /// rotation holds exactly one of them, so there is exactly one.
+    fn normalizing(blank: usize) -> Self {
+        // Cell (r, c) goes to the returned (row, col): quarter turns clockwise.
+        type Rotation = fn(usize, usize) -> (usize, usize);
+        let rotations: [Rotation; 4] = [
+            |r, c| (r, c),
+            |r, c| (c, 3 - r),
+            |r, c| (3 - r, 3 - c),
+            |r, c| (3 - c, r),
+        ];
+        let (rotate, home) = rotations
+            .into_iter()
+            .find_map(|rotate| {
+                let (r, c) = rotate(blank / 4, blank % 4);
+                HOMES.contains(&(r * 4 + c)).then_some((rotate, r * 4 + c))
+            })
+            .expect("every cell turns onto a home");
         let mut cell = [0u8; 16];
         for (c, slot) in cell.iter_mut().enumerate() {
             let (r2, c2) = rotate(c / 4, c % 4);
@@ -307,7 +383,7 @@ impl Turn {
                 .find(|m2| m2.target(from2, 4) == Some(to2))
                 .expect("rotations keep neighbours")
         });
-        Some(Self { cell, moves })
+        Self { cell, moves, home }
     }
 
     /// The order to search the turned moves in: the turned image of `d < l < r < u`, so that
@@ -333,10 +409,14 @@ impl Turn {
     }
 }
 
-/// Sum of disjoint pattern databases, maxed with the same sum on the reflected board.
+/// Sum of disjoint pattern databases, maxed with the same sum on the reflected board when the
+/// goal is symmetric about the main diagonal.
 #[derive(Debug)]
 struct Additive {
     pdbs: Vec<Pdb>,
+    /// For a symmetric goal: the tile whose goal cell mirrors tile `t`'s (the blank stays the
+    /// blank).
+    mirror_tile: Option<[u8; 16]>,
     /// Pattern and slot of each tile (index 0, the blank, unused).
     pattern_of: [u8; 16],
     slot_of: [u8; 16],
@@ -353,17 +433,6 @@ const MIRROR_CELL: [u8; 16] = {
     t
 };
 
-/// The tile whose goal cell mirrors tile `t`'s goal cell (the blank stays the blank).
-const MIRROR_TILE: [u8; 16] = {
-    let mut t = [0u8; 16];
-    let mut tile = 1;
-    while tile < 16 {
-        t[tile] = MIRROR_CELL[tile - 1] + 1;
-        tile += 1;
-    }
-    t
-};
-
 /// Per-node heuristic state: the slot cells of every pattern, for the board and its mirror
 /// image, and the running sums of their database values.
 #[derive(Debug, Clone, Copy)]
@@ -374,7 +443,15 @@ struct AdditiveState {
 }
 
 impl Additive {
-    fn new(pdbs: Vec<Pdb>) -> Self {
+    fn new(pdbs: Vec<Pdb>, goal: &Board4) -> Self {
+        let mirror_tile = (MIRROR_CELL[goal.blank()] as usize == goal.blank()).then(|| {
+            let positions = goal.positions();
+            let mut mirror = [0u8; 16];
+            for (tile, m) in mirror.iter_mut().enumerate() {
+                *m = goal.cells()[MIRROR_CELL[positions[tile] as usize] as usize];
+            }
+            mirror
+        });
         let mut pattern_of = [0u8; 16];
         let mut slot_of = [0u8; 16];
         for (p, pdb) in pdbs.iter().enumerate() {
@@ -385,6 +462,7 @@ impl Additive {
         }
         Self {
             pdbs,
+            mirror_tile,
             pattern_of,
             slot_of,
         }
@@ -396,15 +474,17 @@ impl Additive {
         pdb.get(&state.cells[side][pattern][..pdb.tiles().len()])
     }
 
-    /// Places `tile` at `cell` on side 0 and its mirror image on side 1, updating the sums.
+    /// Places `tile` at `cell` on side 0 and its mirror image on side 1 (if the goal has one),
+    /// updating the sums. Without a mirror image, side 1's sum stays 0 and never wins the max.
     #[inline]
     fn place(&self, state: &mut AdditiveState, tile: u8, cell: u8, refresh: bool) {
-        for (side, (t, c)) in [
-            (tile, cell),
-            (MIRROR_TILE[tile as usize], MIRROR_CELL[cell as usize]),
-        ]
-        .into_iter()
-        .enumerate()
+        let mirrored = self
+            .mirror_tile
+            .map(|m| (m[tile as usize], MIRROR_CELL[cell as usize]));
+        for (side, (t, c)) in [Some((tile, cell)), mirrored]
+            .into_iter()
+            .enumerate()
+            .filter_map(|(side, placed)| placed.map(|p| (side, p)))
         {
             let (p, s) = (
                 self.pattern_of[t as usize] as usize,
@@ -435,7 +515,8 @@ impl Heuristic for Additive {
                 self.place(&mut state, tile, c as u8, false);
             }
         }
-        for side in 0..2 {
+        let sides = if self.mirror_tile.is_some() { 2 } else { 1 };
+        for side in 0..sides {
             for p in 0..self.pdbs.len() {
                 state.values[side][p] = self.lookup(&state, side, p);
             }
@@ -463,22 +544,41 @@ mod tests {
     use crate::format_moves;
 
     #[test]
-    fn mirror_maps_the_goal_onto_itself() {
-        let goal = Board4::goal();
-        for (c, &t) in goal.cells().iter().enumerate() {
-            assert_eq!(
-                goal.cells()[MIRROR_CELL[c] as usize],
-                MIRROR_TILE[t as usize]
-            );
+    fn mirror_maps_symmetric_goals_onto_themselves() {
+        for home in HOMES {
+            let goal = Board4::canonical(home);
+            let additive = Additive::new(Vec::new(), &goal);
+            match additive.mirror_tile {
+                Some(mirror) => {
+                    for (c, &t) in goal.cells().iter().enumerate() {
+                        assert_eq!(goal.cells()[MIRROR_CELL[c] as usize], mirror[t as usize]);
+                    }
+                }
+                None => assert!([13, 14].contains(&home), "home {home} has a mirror"),
+            }
         }
+    }
+
+    #[test]
+    fn the_standard_goal_regions_are_6_6_3() {
+        let patterns = region_patterns(&Board4::goal());
+        assert_eq!(patterns, Partition::P663.patterns().to_vec());
+        assert_eq!(
+            region_patterns(&Board4::canonical(10))
+                .iter()
+                .map(Vec::len)
+                .collect::<Vec<_>>(),
+            [6, 5, 4]
+        );
     }
 
     #[test]
     fn turns_keep_moves_consistent() {
         let start: Board4 = "2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15".parse().unwrap();
-        for corner in [0, 3, 12, 15] {
-            let turn = Turn::bringing_home(corner).unwrap();
-            assert_eq!(turn.cell[corner], 15);
+        for blank in 0..16 {
+            let turn = Turn::normalizing(blank);
+            assert!(HOMES.contains(&turn.home));
+            assert_eq!(usize::from(turn.cell[blank]), turn.home);
             for m in Move::ALL {
                 let direct = start.apply(m).map(|b| turn.apply(&b));
                 let turned = turn.apply(&start).apply(turn.moves[m.index()]);
@@ -486,7 +586,8 @@ mod tests {
                 assert_eq!(turn.undo_move(turn.moves[m.index()]), m);
             }
         }
-        assert!(Turn::bringing_home(5).is_none());
+        assert_eq!(Turn::normalizing(0).home, 15);
+        assert_eq!(Turn::normalizing(5).home, 10);
     }
 
     #[test]

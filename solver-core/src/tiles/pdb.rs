@@ -18,6 +18,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicUsize, Ordering};
 
+use super::board::Board4;
+
 /// Cells of the board.
 const CELLS: usize = 16;
 /// Blank moves between bit-cells: the columns a shift must not wrap across.
@@ -193,18 +195,27 @@ fn scatter(x: u16, mut mask: u16) -> u16 {
 const CHUNK: usize = 1 << 14;
 
 impl Pdb {
-    /// Builds the database of `tiles` for the goal where tile `t` sits in cell `t - 1` and the
-    /// blank in cell 15, on `threads` threads.
+    /// Builds the database of `tiles` for the standard goal (tile `t` in cell `t - 1`, the
+    /// blank in cell 15), on `threads` threads.
+    #[cfg(test)]
     pub(crate) fn build(tiles: &[u8], threads: usize) -> Self {
+        Self::build_for(tiles, &Board4::goal(), threads)
+    }
+
+    /// Builds the database of `tiles` for the goal board `goal`, on `threads` threads.
+    pub(crate) fn build_for(tiles: &[u8], goal: &Board4, threads: usize) -> Self {
+        let positions = goal.positions();
+        let home: Vec<u8> = tiles.iter().map(|&t| positions[t as usize]).collect();
+        let blank = goal.blank() as u8;
         let table = match tiles.len() {
-            1 => build_table::<1, AtomicU16>(tiles, threads),
-            2 => build_table::<2, AtomicU16>(tiles, threads),
-            3 => build_table::<3, AtomicU16>(tiles, threads),
-            4 => build_table::<4, AtomicU16>(tiles, threads),
-            5 => build_table::<5, AtomicU16>(tiles, threads),
-            6 => build_table::<6, AtomicU16>(tiles, threads),
-            7 => build_table::<7, AtomicU16>(tiles, threads),
-            8 => build_table::<8, AtomicU8>(tiles, threads),
+            1 => build_table::<1, AtomicU16>(&home, blank, threads),
+            2 => build_table::<2, AtomicU16>(&home, blank, threads),
+            3 => build_table::<3, AtomicU16>(&home, blank, threads),
+            4 => build_table::<4, AtomicU16>(&home, blank, threads),
+            5 => build_table::<5, AtomicU16>(&home, blank, threads),
+            6 => build_table::<6, AtomicU16>(&home, blank, threads),
+            7 => build_table::<7, AtomicU16>(&home, blank, threads),
+            8 => build_table::<8, AtomicU8>(&home, blank, threads),
             k => panic!("no pattern databases of {k} tiles"),
         };
         Self {
@@ -242,18 +253,18 @@ impl Pdb {
     }
 }
 
-/// Layered BFS over (placement, blank cell); see the module docs.
-fn build_table<const K: usize, M: Masks>(tiles: &[u8], threads: usize) -> Table {
-    assert_eq!(tiles.len(), K);
+/// Layered BFS over (placement, blank cell) from the goal placement `goal` (home cell of each
+/// slot) with the blank on `goal_blank`; see the module docs.
+fn build_table<const K: usize, M: Masks>(goal: &[u8], goal_blank: u8, threads: usize) -> Table {
+    assert_eq!(goal.len(), K);
     let size = placements(K);
     let table: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(u8::MAX)).collect();
     let reached = M::zeroed(size);
     let mut layer = M::zeroed(size);
     let mut next = M::zeroed(size);
-    let goal: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
-    let goal_rank = rank(&goal);
+    let goal_rank = rank(goal);
     let goal_free = !goal.iter().fold(0u16, |m, &c| m | (1 << c));
-    layer[goal_rank].set(gather(1 << 15, goal_free));
+    layer[goal_rank].set(gather(1 << goal_blank, goal_free));
     let mut depth = 0u8;
     loop {
         let any = AtomicBool::new(false);
@@ -369,5 +380,17 @@ mod tests {
             let md = (i32::from(cell / 4) - 1).abs() + (i32::from(cell % 4) - 1).abs();
             assert_eq!(i32::from(pdb.get(&[cell])), md, "cell {cell}");
         }
+    }
+
+    #[test]
+    fn databases_follow_the_goal_they_are_built_for() {
+        // With the blank home on cell 0, tile 1 lives in cell 1 and tile 15 in cell 15.
+        let goal = Board4::canonical(0);
+        let pdb = Pdb::build_for(&[1, 15], &goal, 2);
+        assert_eq!(pdb.get(&[1, 15]), 0);
+        assert_eq!(pdb.get(&[0, 15]), 1);
+        assert_eq!(pdb.get(&[1, 14]), 1);
+        // Swapping them: each walks its Manhattan distance (5) round the other.
+        assert_eq!(pdb.get(&[15, 1]), 10);
     }
 }
