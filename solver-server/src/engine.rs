@@ -27,6 +27,12 @@ pub(crate) fn warm_up(kind: Kind) {
     }
 }
 
+/// Builds the 15-puzzle databases for targets whose blank is not in a corner (blocking: a few
+/// seconds on all cores).
+pub(crate) fn warm_up_any_target() {
+    fifteen::warm_up_any_target();
+}
+
 /// The heuristic 15-puzzle searches use now: `"pdb-663"` or, once stored databases are
 /// installed, `"pdb-78"`.
 pub(crate) fn fifteen_method() -> &'static str {

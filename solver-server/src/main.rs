@@ -69,7 +69,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.log_format);
     let result = match cli.command {
-        None => runtime().and_then(|rt| rt.block_on(run(cli.config))),
+        None => runtime().and_then(|rt| {
+            let result = rt.block_on(run(cli.config));
+            // Cases in flight were drained already; what may still run is a table build in the
+            // background, which must not hold the exit up.
+            rt.shutdown_timeout(Duration::from_millis(100));
+            result
+        }),
         Some(Command::Health { addr, timeout }) => {
             return runtime().map_or(ExitCode::FAILURE, |rt| {
                 match rt.block_on(solver_server::check_health(&addr, timeout)) {

@@ -15,7 +15,7 @@ use tonic_health::server::HealthReporter;
 
 use crate::cache::Cache;
 use crate::compute::Pool;
-use crate::config::Config;
+use crate::config::{Config, Kind};
 use crate::engine;
 use crate::errors::ServeError;
 use crate::metrics::{self, Metrics};
@@ -170,6 +170,7 @@ fn reflection() -> tonic_reflection::server::Builder<'static> {
 /// building is allowed the 7-8 ones are built and stored in the background after SERVING.
 fn spawn_warm_up(config: &Config, health: Health, metrics: Arc<Metrics>) {
     let kinds = config.warm_up.0.clone();
+    let fifteen = kinds.contains(&Kind::Fifteen);
     let data_dir = config.data_dir.clone();
     let build = config.build_databases;
     // A background build leaves one core to the searches (when there is more than one).
@@ -208,6 +209,15 @@ fn spawn_warm_up(config: &Config, health: Health, metrics: Arc<Metrics>) {
         metrics.set_fifteen_heuristic(engine::fifteen_method());
         if health.set(ServingStatus::Serving).await {
             tracing::info!(elapsed = ?started.elapsed(), method = engine::fifteen_method(), "warm-up done: SERVING");
+        }
+        if fifteen {
+            // Targets whose blank is not in a corner have databases of their own: build them now
+            // rather than in the first such case.
+            let started = Instant::now();
+            match tokio::task::spawn_blocking(engine::warm_up_any_target).await {
+                Ok(()) => tracing::info!(elapsed = ?started.elapsed(), "15-puzzle databases for targets with the blank elsewhere built"),
+                Err(err) => tracing::error!(cause = %err, "building the 15-puzzle databases for other targets panicked"),
+            }
         }
         let Some(dir) = data_dir.filter(|_| missing) else {
             return;
