@@ -114,15 +114,17 @@ pub struct Config {
     #[arg(long, env = "SOLVER_WARM_UP", default_value = "eight,fifteen")]
     pub warm_up: WarmUp,
 
-    /// Directory of stored 15-puzzle pattern databases. After the warm-up (and SERVING), the
-    /// server loads the 7-8 databases from it in the background (about 0.3 s, 577 MB of memory)
-    /// and answers every later 15-puzzle case with them; until then it uses the 6-6-3 ones.
+    /// Directory of stored 15-puzzle pattern databases. The server loads the 7-8 databases from
+    /// it before reporting SERVING (about 0.3 s, 577 MB of memory) instead of building the 6-6-3
+    /// ones, and answers every 15-puzzle case with them.
     #[arg(long, env = "SOLVER_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
 
     /// When the data directory has no 7-8 databases yet: build them in the background (minutes
     /// of one core, about 2 GB of memory) and store them there (`true`), or do without
-    /// (`false`). `solver-server build-databases` builds them ahead of time instead.
+    /// (`false`). `solver-server build-databases` builds them ahead of time instead. With
+    /// `true`, the databases for 15-puzzle targets whose blank is not in a corner are also
+    /// built in the background after SERVING (when `fifteen` is warmed up).
     #[arg(long, env = "SOLVER_BUILD_DATABASES", default_value_t = true, action = clap::ArgAction::Set)]
     pub build_databases: bool,
 

@@ -210,13 +210,18 @@ fn spawn_warm_up(config: &Config, health: Health, metrics: Arc<Metrics>) {
         if health.set(ServingStatus::Serving).await {
             tracing::info!(elapsed = ?started.elapsed(), method = engine::fifteen_method(), "warm-up done: SERVING");
         }
-        if fifteen {
+        if fifteen && build {
             // Targets whose blank is not in a corner have databases of their own: build them now
-            // rather than in the first such case.
+            // rather than in the first such case (unless background builds are off, as in the
+            // client's embedded server, whose runs are short).
             let started = Instant::now();
             match tokio::task::spawn_blocking(engine::warm_up_any_target).await {
-                Ok(()) => tracing::info!(elapsed = ?started.elapsed(), "15-puzzle databases for targets with the blank elsewhere built"),
-                Err(err) => tracing::error!(cause = %err, "building the 15-puzzle databases for other targets panicked"),
+                Ok(()) => {
+                    tracing::info!(elapsed = ?started.elapsed(), "15-puzzle databases for targets with the blank elsewhere built")
+                }
+                Err(err) => {
+                    tracing::error!(cause = %err, "building the 15-puzzle databases for other targets panicked")
+                }
             }
         }
         let Some(dir) = data_dir.filter(|_| missing) else {
