@@ -217,10 +217,10 @@ fn spawn_warm_up(config: &Config, health: Health, metrics: Arc<Metrics>) {
             let started = Instant::now();
             match tokio::task::spawn_blocking(engine::warm_up_any_target).await {
                 Ok(()) => {
-                    tracing::info!(elapsed = ?started.elapsed(), "15-puzzle databases for targets with the blank elsewhere built")
+                    tracing::info!(elapsed = ?started.elapsed(), "15-puzzle databases for targets with the blank elsewhere built");
                 }
                 Err(err) => {
-                    tracing::error!(cause = %err, "building the 15-puzzle databases for other targets panicked")
+                    tracing::error!(cause = %err, "building the 15-puzzle databases for other targets panicked");
                 }
             }
         }
