@@ -122,11 +122,15 @@ pub struct Config {
 
     /// When the data directory has no 7-8 databases yet: build them in the background (minutes
     /// of one core, about 2 GB of memory) and store them there (`true`), or do without
-    /// (`false`). `solver-server build-databases` builds them ahead of time instead. With
-    /// `true`, the databases for 15-puzzle targets whose blank is not in a corner are also
-    /// built in the background after SERVING (when `fifteen` is warmed up).
+    /// (`false`). `solver-server build-databases` builds them ahead of time instead.
     #[arg(long, env = "SOLVER_BUILD_DATABASES", default_value_t = true, action = clap::ArgAction::Set)]
     pub build_databases: bool,
+
+    /// With `fifteen` warmed up: right after SERVING, build in the background the 15-puzzle
+    /// databases for targets whose blank is not in a corner (about 9 s of CPU, about 30 MB), so that
+    /// the first such case does not wait for them (`false`: that case builds its own set).
+    #[arg(long, env = "SOLVER_WARM_UP_TARGETS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub warm_up_targets: bool,
 
     /// Threads that run searches at once (the bounded pool); 0 means one per CPU core.
     #[arg(long, env = "SOLVER_WORKERS", default_value_t = 0, value_parser = parse_workers)]
@@ -191,6 +195,7 @@ impl Default for Config {
             warm_up: WarmUp(vec![Kind::Eight]),
             data_dir: None,
             build_databases: true,
+            warm_up_targets: false,
             workers: 0,
             window: 1024,
             batch: 256,
@@ -319,6 +324,7 @@ mod tests {
         assert_eq!(config.warm_up, WarmUp(vec![Kind::Eight, Kind::Fifteen]));
         assert_eq!(config.data_dir, None);
         assert!(config.build_databases);
+        assert!(config.warm_up_targets);
         assert_eq!(config.max_connection_age, Some(Duration::from_secs(300)));
     }
 
@@ -332,6 +338,8 @@ mod tests {
             "none",
             "--build-databases",
             "false",
+            "--warm-up-targets",
+            "false",
             "--max-connection-age",
             "off",
             "--case-timeout",
@@ -341,6 +349,7 @@ mod tests {
         assert_eq!(config.metrics_listen, None);
         assert!(config.warm_up.0.is_empty());
         assert!(!config.build_databases);
+        assert!(!config.warm_up_targets);
         assert_eq!(config.max_connection_age, None);
         assert_eq!(config.case_timeout, Duration::from_millis(500));
         let config =

@@ -170,7 +170,7 @@ fn reflection() -> tonic_reflection::server::Builder<'static> {
 /// building is allowed the 7-8 ones are built and stored in the background after SERVING.
 fn spawn_warm_up(config: &Config, health: Health, metrics: Arc<Metrics>) {
     let kinds = config.warm_up.0.clone();
-    let fifteen = kinds.contains(&Kind::Fifteen);
+    let targets = config.warm_up_targets && kinds.contains(&Kind::Fifteen);
     let data_dir = config.data_dir.clone();
     let build = config.build_databases;
     // A background build leaves one core to the searches (when there is more than one).
@@ -210,10 +210,9 @@ fn spawn_warm_up(config: &Config, health: Health, metrics: Arc<Metrics>) {
         if health.set(ServingStatus::Serving).await {
             tracing::info!(elapsed = ?started.elapsed(), method = engine::fifteen_method(), "warm-up done: SERVING");
         }
-        if fifteen && build {
+        if targets {
             // Targets whose blank is not in a corner have databases of their own: build them now
-            // rather than in the first such case (unless background builds are off, as in the
-            // client's embedded server, whose runs are short).
+            // rather than in the first such case.
             let started = Instant::now();
             match tokio::task::spawn_blocking(engine::warm_up_any_target).await {
                 Ok(()) => {
