@@ -479,10 +479,13 @@ fn describe(what: &str, status: &tonic::Status) -> String {
 }
 
 #[cfg(test)]
+#[path = "../tests/metrics.rs"]
+mod metrics;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::judge::Problem;
-    use std::io::{Read as _, Write as _};
     use std::net::SocketAddr;
     use std::time::Duration;
 
@@ -526,19 +529,6 @@ mod tests {
             std::future::pending(),
         ));
         (format!("http://{addr}"), metrics)
-    }
-
-    fn solitaire_answered(metrics: SocketAddr) -> u64 {
-        let mut stream = std::net::TcpStream::connect(metrics).unwrap();
-        stream
-            .write_all(b"GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n")
-            .unwrap();
-        let mut text = String::new();
-        stream.read_to_string(&mut text).unwrap();
-        text.lines()
-            .filter(|l| l.starts_with("solver_cases_total{") && l.contains("kind=\"solitaire\""))
-            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
-            .sum::<f64>() as u64
     }
 
     /// A run that starts on one server takes on a second one when re-resolution finds it.
@@ -598,7 +588,7 @@ mod tests {
             .unwrap();
         });
         assert_eq!((count.answered, count.failed), (CASES, 0));
-        let joined = solitaire_answered(second_metrics);
+        let joined = super::metrics::cases_answered(second_metrics, "solitaire");
         assert!(joined > 0 && joined < CASES as u64, "{joined}");
     }
 }

@@ -1,12 +1,12 @@
 //! Several servers: a run spreads over all of them, and survives one dying mid-run with every
 //! answer printed exactly once and in order.
 
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::io::{BufRead as _, BufReader, Read as _};
 use std::net::SocketAddr;
-use std::process::Stdio;
 
 use crate::eqnice;
-use crate::util::{client, run, text};
+use crate::metrics::cases_answered;
+use crate::util::{Running, client, run, text};
 
 /// A server on its own runtime that can be killed abruptly (its connections just drop).
 struct Server {
@@ -45,20 +45,6 @@ impl Server {
             metrics,
             runtime: Some(runtime),
         }
-    }
-
-    /// Solitaire cases this server answered, from its `/metrics`.
-    fn solitaire_answered(&self) -> u64 {
-        let mut stream = std::net::TcpStream::connect(self.metrics).unwrap();
-        stream
-            .write_all(b"GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n")
-            .unwrap();
-        let mut text = String::new();
-        stream.read_to_string(&mut text).unwrap();
-        text.lines()
-            .filter(|l| l.starts_with("solver_cases_total{") && l.contains("kind=\"solitaire\""))
-            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
-            .sum::<f64>() as u64
     }
 
     /// Drops every task and connection at once, like a crashed process.
@@ -139,34 +125,22 @@ fn a_run_survives_a_server_dying_mid_run() {
         .map(|s| s.addr.to_string())
         .collect::<Vec<_>>()
         .join(",");
-    let mut child = client(&["judge", "hdu1401", "--server", &list])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut running = Running::start(
+        client(&["judge", "hdu1401", "--server", &list]),
+        input.as_bytes(),
+    );
+    let mut stdout = BufReader::new(running.child.stdout.take().unwrap());
     // The first answers reach stdout while the run is still busy (output is flushed when the
     // client waits): kill one server now, with cases in flight on it.
     let mut got = String::new();
     stdout.read_line(&mut got).unwrap();
     servers[1].kill();
     assert!(
-        child.try_wait().unwrap().is_none(),
+        running.child.try_wait().unwrap().is_none(),
         "the run ended before the kill"
     );
     stdout.read_to_string(&mut got).unwrap();
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    let status = child.wait().unwrap();
-    writer.join().unwrap().unwrap();
+    let (status, stderr) = running.finish();
     assert!(status.success(), "{status}: {stderr}");
     assert!(
         stderr.contains(&format!("http://{}", servers[1].addr))
@@ -185,7 +159,7 @@ fn a_run_survives_a_server_dying_mid_run() {
     eqnice!(expected, got);
     // The survivors each answered a share of the run.
     for survivor in [&servers[0], &servers[2]] {
-        let answered = survivor.solitaire_answered();
+        let answered = cases_answered(survivor.metrics, "solitaire");
         assert!(answered > 0 && answered < CASES as u64, "{answered}");
     }
 }

@@ -3,10 +3,9 @@
 //! non-zero at the end. Also: a closed stdout ends the run quietly.
 
 use std::io::Read as _;
-use std::process::Stdio;
 
 use crate::eqnice;
-use crate::util::{client, run, text};
+use crate::util::{Running, client, run, text};
 
 /// Runs `problem` on `input`; checks stdout exactly, each expected stderr line, and failure.
 fn check(problem: &str, input: &str, stdout: &str, messages: &[&str]) {
@@ -142,31 +141,13 @@ fn binary_garbage_is_reported_not_fatal() {
 fn a_closed_stdout_ends_the_run_quietly() {
     // Far more output than a pipe buffer holds, so the client is still writing when we leave.
     let input = "1 2 3 4 5 6 x 7 8\n".repeat(50_000);
-    let mut child = client(&["judge", "hdu1043"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        use std::io::Write as _;
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let mut stdout = child.stdout.take().unwrap();
+    let mut running = Running::start(client(&["judge", "hdu1043"]), input.as_bytes());
+    let mut stdout = running.child.stdout.take().unwrap();
     let mut first = [0u8; 3];
     stdout.read_exact(&mut first).unwrap();
     assert_eq!(&first, b"rr\n");
     drop(stdout);
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    let status = child.wait().unwrap();
-    writer.join().unwrap();
+    let (status, stderr) = running.finish();
     assert!(status.success(), "{status}: {stderr}");
     assert_eq!(stderr, "");
 }

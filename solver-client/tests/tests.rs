@@ -4,6 +4,7 @@
 mod cluster;
 mod human;
 mod malformed;
+mod metrics;
 mod oracle;
 mod remote;
 mod samples;

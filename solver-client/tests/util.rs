@@ -1,9 +1,9 @@
 //! Running the binary, fixtures, and independent checks of answers.
 
 use std::collections::{HashMap, VecDeque};
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
 
 use solver_core::{Board, Move};
 
@@ -22,22 +22,54 @@ pub(crate) fn client(args: &[&str]) -> Command {
     command
 }
 
+/// A client process whose stdin a thread is feeding, with stdout and stderr piped.
+pub(crate) struct Running {
+    pub(crate) child: Child,
+    writer: std::thread::JoinHandle<()>,
+}
+
+impl Running {
+    /// Starts `command` and feeds it `input`.
+    pub(crate) fn start(mut command: Command, input: &[u8]) -> Self {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawning solver-client");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let input = input.to_vec();
+        let writer = std::thread::spawn(move || {
+            // The client may stop reading early (e.g. on a usage error): ignore a broken pipe.
+            let _ = stdin.write_all(&input);
+        });
+        Self { child, writer }
+    }
+
+    /// Waits for the exit (after the caller took what it wanted of stdout); returns the status
+    /// and everything written to stderr.
+    pub(crate) fn finish(mut self) -> (ExitStatus, String) {
+        let mut stderr = String::new();
+        self.child
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut stderr)
+            .expect("reading stderr");
+        let status = self.child.wait().expect("waiting for solver-client");
+        self.writer.join().expect("stdin writer");
+        (status, stderr)
+    }
+}
+
 /// Runs `command` with `input` on stdin and returns what it did.
-pub(crate) fn run_with(mut command: Command, input: &[u8]) -> Output {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawning solver-client");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The client may stop reading early (e.g. on a usage error): ignore a broken pipe.
-        let _ = stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().expect("waiting for solver-client");
-    writer.join().expect("stdin writer");
+pub(crate) fn run_with(command: Command, input: &[u8]) -> Output {
+    let running = Running::start(command, input);
+    let output = running
+        .child
+        .wait_with_output()
+        .expect("waiting for solver-client");
+    running.writer.join().expect("stdin writer");
     output
 }
 

@@ -9,7 +9,7 @@ use std::io::{self, Write as _};
 use solver_core::Board3;
 
 use super::tokens::{Group, Token, Tokens};
-use super::{Format, read_counted, truncated, write_moves};
+use super::{Format, read_cases, truncated, write_moves};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
 
@@ -27,12 +27,10 @@ pub(crate) static EIGHT_COUNTED: Eight = Eight { counted: true };
 
 impl Format for Eight {
     fn parse(&self, input: &[u8]) -> Input {
-        let mut tokens = Tokens::new(input);
-        let mut cases = Input::default();
-        let read_case =
-            |tokens: &mut Tokens<'_>, cases: &mut Input, count: Option<u64>| match read_board3(
-                tokens,
-            ) {
+        read_cases(
+            input,
+            self.counted,
+            |tokens, cases, count| match read_board3(tokens) {
                 Some((line, board)) => {
                     let query = board.map(|start| Query::Eight {
                         start,
@@ -48,13 +46,8 @@ impl Format for Eight {
                     }
                     false
                 }
-            };
-        if self.counted {
-            read_counted(&mut tokens, &mut cases, read_case);
-        } else {
-            while read_case(&mut tokens, &mut cases, None) {}
-        }
-        cases
+            },
+        )
     }
 
     fn render(

@@ -6,8 +6,7 @@
 use std::io::{self, Write as _};
 
 use super::eight::packed_board3;
-use super::tokens::{Group, Tokens};
-use super::{Format, read_counted, truncated, write_moves};
+use super::{Format, read_cases, read_group_case, write_moves};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
 
@@ -17,14 +16,8 @@ pub(crate) struct EightII;
 
 impl Format for EightII {
     fn parse(&self, input: &[u8]) -> Input {
-        let mut tokens = Tokens::new(input);
-        let mut cases = Input::default();
-        read_counted(&mut tokens, &mut cases, |tokens, cases, count| {
-            if count.is_none() && tokens.peek().is_none() {
-                return false;
-            }
-            let number = cases.cases.len() + 1;
-            let (line, query, more) = match tokens.take_group::<2, _, _>(|pair| {
+        read_cases(input, true, |tokens, cases, count| {
+            read_group_case::<2>(tokens, cases, count, "boards", |pair| {
                 let start = pair
                     .first()
                     .map(packed_board3)
@@ -36,19 +29,8 @@ impl Format for EightII {
                     .ok_or("the target board is missing")?
                     .map_err(|e| format!("target: {e}"))?;
                 Ok(Query::Eight { start, target })
-            }) {
-                Group::Valid(query, line) => (line, Ok(query), true),
-                Group::Invalid(error, line) => (line, Err(error), true),
-                Group::Truncated(read, line) => (
-                    line,
-                    Err(truncated("boards", read, 2, count, number)),
-                    false,
-                ),
-            };
-            cases.push(line, query);
-            more
-        });
-        cases
+            })
+        })
     }
 
     fn render(

@@ -7,8 +7,8 @@ use std::io::{self, Write as _};
 
 use solver_core::Board4;
 
-use super::tokens::{Group, Token, Tokens};
-use super::{Format, read_counted, truncated, write_moves};
+use super::tokens::Token;
+use super::{Format, read_cases, read_group_case, write_moves};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
 
@@ -26,35 +26,13 @@ pub(crate) static FIFTEEN_UNTIL_EOF: Fifteen = Fifteen { counted: false };
 
 impl Format for Fifteen {
     fn parse(&self, input: &[u8]) -> Input {
-        let mut tokens = Tokens::new(input);
-        let mut cases = Input::default();
-        let read_case = |tokens: &mut Tokens<'_>, cases: &mut Input, count: Option<u64>| {
-            if count.is_none() && tokens.peek().is_none() {
-                return false;
-            }
-            let number = cases.cases.len() + 1;
-            let (line, query, more) = match tokens.take_group::<16, _, _>(|group| {
+        read_cases(input, self.counted, |tokens, cases, count| {
+            read_group_case::<16>(tokens, cases, count, "tiles", |group| {
                 Board4::from_tokens(group.iter().map(Token::text))
                     .map(|start| Query::Fifteen { start })
                     .map_err(|e| e.to_string())
-            }) {
-                Group::Valid(query, line) => (line, Ok(query), true),
-                Group::Invalid(error, line) => (line, Err(error), true),
-                Group::Truncated(read, line) => (
-                    line,
-                    Err(truncated("tiles", read, 16, count, number)),
-                    false,
-                ),
-            };
-            cases.push(line, query);
-            more
-        };
-        if self.counted {
-            read_counted(&mut tokens, &mut cases, read_case);
-        } else {
-            while read_case(&mut tokens, &mut cases, None) {}
-        }
-        cases
+            })
+        })
     }
 
     fn render(

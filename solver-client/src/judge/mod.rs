@@ -18,7 +18,7 @@ pub(crate) mod tokens;
 use std::fmt;
 use std::io;
 
-use crate::case::{Answer, Input};
+use crate::case::{Answer, Input, Query};
 use crate::output::Output;
 
 /// The judge problems the client speaks.
@@ -156,6 +156,48 @@ fn expect_end(tokens: &tokens::Tokens<'_>, input: &mut Input, count: u64) {
             ),
         ));
     }
+}
+
+/// Reads a whole input with `read_case`: the cases a first-line count announces when
+/// `counted`, else cases until the end of input.
+fn read_cases(
+    input: &[u8],
+    counted: bool,
+    mut read_case: impl FnMut(&mut tokens::Tokens<'_>, &mut Input, Option<u64>) -> bool,
+) -> Input {
+    let mut tokens = tokens::Tokens::new(input);
+    let mut cases = Input::default();
+    if counted {
+        read_counted(&mut tokens, &mut cases, read_case);
+    } else {
+        while read_case(&mut tokens, &mut cases, None) {}
+    }
+    cases
+}
+
+/// Reads one case of `N` tokens that `check` turns into a query (or an error for the case) and
+/// adds it to `cases`. Returns whether to go on: `false` once the input has ended. `what` names
+/// the tokens in the message for an input that ends inside the case.
+fn read_group_case<const N: usize>(
+    tokens: &mut tokens::Tokens<'_>,
+    cases: &mut Input,
+    count: Option<u64>,
+    what: &str,
+    check: impl Fn(&[tokens::Token<'_>]) -> Result<Query, String>,
+) -> bool {
+    if count.is_none() && tokens.peek().is_none() {
+        return false;
+    }
+    let number = cases.cases.len() + 1;
+    let (line, query, more) = match tokens.take_group::<N, _, _>(check) {
+        tokens::Group::Valid(query, line) => (line, Ok(query), true),
+        tokens::Group::Invalid(error, line) => (line, Err(error), true),
+        tokens::Group::Truncated(read, line) => {
+            (line, Err(truncated(what, read, N, count, number)), false)
+        }
+    };
+    cases.push(line, query);
+    more
 }
 
 /// Reads the cases of a counted input, or until the end of input when there is no count.
