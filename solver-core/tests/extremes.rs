@@ -1,5 +1,6 @@
 //! The known extremes: the hardest 8-puzzle boards, a long Korf instance, Solitaire edge cases.
 
+use crate::oracle::forward_walk;
 use solver_core::solitaire::{self, Position, Square, Step};
 use solver_core::{Board3, Board4, Move, Stop, StopReason, eight, fifteen};
 
@@ -54,21 +55,15 @@ fn a_hard_search_stops_when_asked() {
 
 /// A board `moves` blank moves from `from`, never undoing the last move; `seed` picks them.
 fn scramble(from: Board4, moves: usize, mut seed: u64) -> Board4 {
-    let mut board = from;
-    let mut last: Option<Move> = None;
-    for _ in 0..moves {
-        let options: Vec<(Move, Board4)> = Move::ALL
-            .iter()
-            .filter(|&&m| Some(m.reverse()) != last)
-            .filter_map(|&m| board.apply(m).map(|b| (m, b)))
-            .collect();
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let (m, b) = options[(seed >> 33) as usize % options.len()];
-        (board, last) = (b, Some(m));
-    }
-    board
+    let choices: Vec<u8> = (0..moves)
+        .map(|_| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as u8
+        })
+        .collect();
+    forward_walk(from, &choices)
 }
 
 /// `board` with its blank walked straight to `cell`, rows first.

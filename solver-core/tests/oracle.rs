@@ -151,7 +151,7 @@ proptest! {
 /// A walk that never undoes its last move: `choices` pick among the other legal moves, so the
 /// board ends up farther away than a plain random walk takes it, where ties between optimal
 /// paths are common.
-fn forward_walk(from: Board4, choices: &[u8]) -> Board4 {
+pub(crate) fn forward_walk(from: Board4, choices: &[u8]) -> Board4 {
     let mut board = from;
     let mut last: Option<Move> = None;
     for &c in choices {

@@ -17,30 +17,24 @@ use crate::common::{
 /// Longest a stream of these tests may take.
 const LIMIT: Duration = Duration::from_secs(60);
 
-async fn eight(server: &TestServer, requests: Vec<pb::SlidingRequest>) -> Vec<pb::SlidingReply> {
-    let mut client = server.client().await;
-    let replies = client
-        .solve_eight(tokio_stream::iter(requests))
-        .await
-        .unwrap()
-        .into_inner();
+/// Every reply of a stream, within [`LIMIT`].
+async fn all_of<T>(replies: tonic::Streaming<T>) -> Vec<T> {
     tokio::time::timeout(LIMIT, replies.try_collect())
         .await
         .expect("every case answered in time")
         .unwrap()
 }
 
+async fn eight(server: &TestServer, requests: Vec<pb::SlidingRequest>) -> Vec<pb::SlidingReply> {
+    let mut client = server.client().await;
+    let replies = client.solve_eight(tokio_stream::iter(requests)).await;
+    all_of(replies.unwrap().into_inner()).await
+}
+
 async fn fifteen(server: &TestServer, requests: Vec<pb::SlidingRequest>) -> Vec<pb::SlidingReply> {
     let mut client = server.client().await;
-    let replies = client
-        .solve_fifteen(tokio_stream::iter(requests))
-        .await
-        .unwrap()
-        .into_inner();
-    tokio::time::timeout(LIMIT, replies.try_collect())
-        .await
-        .expect("every case answered in time")
-        .unwrap()
+    let replies = client.solve_fifteen(tokio_stream::iter(requests)).await;
+    all_of(replies.unwrap().into_inner()).await
 }
 
 fn by_id(replies: Vec<pb::SlidingReply>) -> HashMap<u64, pb::SlidingReply> {
@@ -237,14 +231,8 @@ async fn solitaire_answers_reachable_unreachable_and_bad_cases() {
         request(7, &position(&[(1, 1), (1, 1), (1, 2), (1, 3)]), &end, 0),
     ];
     let mut client = server.client().await;
-    let replies: Vec<pb::SolitaireReply> = client
-        .solve_solitaire(tokio_stream::iter(requests))
-        .await
-        .unwrap()
-        .into_inner()
-        .try_collect()
-        .await
-        .unwrap();
+    let replies = client.solve_solitaire(tokio_stream::iter(requests)).await;
+    let replies = all_of(replies.unwrap().into_inner()).await;
     let replies: HashMap<u64, pb::SolitaireReply> =
         replies.into_iter().map(|r| (r.id, r)).collect();
     assert_eq!(replies.len(), 7);
