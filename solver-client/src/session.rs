@@ -479,8 +479,8 @@ fn describe(what: &str, status: &tonic::Status) -> String {
 }
 
 #[cfg(test)]
-#[path = "../tests/metrics.rs"]
-mod metrics;
+#[path = "../tests/server.rs"]
+mod server;
 
 #[cfg(test)]
 mod tests {
@@ -511,23 +511,7 @@ mod tests {
 
     /// A server on `runtime`: its URL and its metrics address.
     fn server(runtime: &tokio::runtime::Runtime) -> (String, SocketAddr) {
-        let listener = runtime
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .unwrap();
-        let addr = listener.local_addr().unwrap();
-        let metrics = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap();
-        let config = solver_server::Config {
-            metrics_listen: Some(metrics),
-            ..solver_server::Config::default()
-        };
-        runtime.spawn(solver_server::serve(
-            listener,
-            config,
-            std::future::pending(),
-        ));
+        let (addr, metrics) = super::server::start_on(runtime);
         (format!("http://{addr}"), metrics)
     }
 
@@ -588,7 +572,7 @@ mod tests {
             .unwrap();
         });
         assert_eq!((count.answered, count.failed), (CASES, 0));
-        let joined = super::metrics::cases_answered(second_metrics, "solitaire");
+        let joined = super::server::cases_answered(second_metrics, "solitaire");
         assert!(joined > 0 && joined < CASES as u64, "{joined}");
     }
 }

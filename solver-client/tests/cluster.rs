@@ -5,7 +5,7 @@ use std::io::{BufRead as _, BufReader, Read as _};
 use std::net::SocketAddr;
 
 use crate::eqnice;
-use crate::metrics::cases_answered;
+use crate::server::{cases_answered, start_on};
 use crate::util::{Running, client, run, text};
 
 /// A server on its own runtime that can be killed abruptly (its connections just drop).
@@ -23,23 +23,7 @@ impl Server {
             .enable_all()
             .build()
             .unwrap();
-        let listener = runtime
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .unwrap();
-        let addr = listener.local_addr().unwrap();
-        // A free port for the metrics endpoint (serve binds it itself).
-        let metrics = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap();
-        runtime.spawn(solver_server::serve(
-            listener,
-            solver_server::Config {
-                metrics_listen: Some(metrics),
-                ..solver_server::Config::default()
-            },
-            std::future::pending::<()>(),
-        ));
+        let (addr, metrics) = start_on(&runtime);
         Self {
             addr,
             metrics,

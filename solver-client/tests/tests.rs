@@ -4,8 +4,8 @@
 mod cluster;
 mod human;
 mod malformed;
-mod metrics;
 mod oracle;
 mod remote;
 mod samples;
+mod server;
 mod util;
