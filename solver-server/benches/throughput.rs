@@ -4,11 +4,16 @@
 //! ```sh
 //! cargo bench -p solver-server --bench throughput                # defaults
 //! cargo bench -p solver-server --bench throughput -- --cases 1000000 --runs 5 --streams 4
+//! # a cache that fills (5,000 entries for 20,000 boards: evicted keys keep coming back) and
+//! # a large one, each against the cache off:
+//! cargo bench -p solver-server --bench throughput -- --cache 5000,1000000
 //! ```
 //!
 //! Client and server share this process (and the machine's cores), as a sidecar client would.
 //! Each configuration sends `--cases` cases drawn from a pool of 20,000 distinct boards and
-//! reports the median, minimum and maximum rate over `--runs` runs.
+//! reports the median, minimum and maximum rate over `--runs` runs, and the CPU time of the whole
+//! process (client and server together) per case over all runs, which other load on the machine
+//! disturbs less than the rate. `--cache` lists the cache sizes to try after the cache off.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -25,6 +30,7 @@ struct Options {
     cases: usize,
     runs: usize,
     streams: usize,
+    caches: Vec<usize>,
 }
 
 fn options() -> Options {
@@ -32,6 +38,7 @@ fn options() -> Options {
         cases: 500_000,
         runs: 5,
         streams: 4,
+        caches: vec![1_000_000],
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -45,6 +52,13 @@ fn options() -> Options {
             "--cases" => options.cases = value(),
             "--runs" => options.runs = value(),
             "--streams" => options.streams = value(),
+            "--cache" => {
+                options.caches = args
+                    .get(i + 1)
+                    .map(|list| list.split(',').map(str::parse).collect())
+                    .and_then(Result::ok)
+                    .unwrap_or_else(|| panic!("--cache needs a comma-separated list of sizes"));
+            }
             // `cargo bench` passes `--bench`; other harness flags do not apply.
             _ => {
                 i += 1;
@@ -75,6 +89,16 @@ fn pool() -> Vec<Vec<u32>> {
     seen.iter()
         .map(|b| b.cells().iter().map(|&c| u32::from(c)).collect())
         .collect()
+}
+
+/// CPU time (user and system) of this whole process so far, in seconds, where `/proc` tells.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // `USER_HZ`, 100 on every Linux configuration this runs on.
+    Some(ticks / 100.0)
 }
 
 async fn start(cache_entries: usize) -> SocketAddr {
@@ -153,19 +177,36 @@ fn main() {
             options.runs,
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         );
-        println!("{:>8} {:>6} {:>12} {:>12} {:>12}", "streams", "cache", "median", "min", "max");
+        println!(
+            "{:>8} {:>8} {:>12} {:>12} {:>12} {:>12}",
+            "streams", "cache", "median", "min", "max", "cpu us/case"
+        );
+        let sizes: Vec<usize> = std::iter::once(0).chain(options.caches.iter().copied()).collect();
         for streams in [1, options.streams] {
-            for (label, entries) in [("off", 0), ("on", 1_000_000)] {
+            for &entries in &sizes {
+                let label = if entries == 0 {
+                    "off".to_owned()
+                } else {
+                    entries.to_string()
+                };
                 let addr = start(entries).await;
                 // Warm up: tables, connections, and (cache on) the cache itself.
                 run(addr, &pool, streams, pool.len().max(streams)).await;
                 let mut rates = Vec::new();
+                let cpu_before = cpu_seconds();
                 for _ in 0..options.runs {
                     rates.push(run(addr, &pool, streams, options.cases).await);
                 }
+                let cpu = cpu_before.zip(cpu_seconds()).map_or_else(
+                    || "-".to_owned(),
+                    |(before, after)| {
+                        let cases = (options.cases / streams * streams * options.runs) as f64;
+                        format!("{:.2}", (after - before) * 1e6 / cases)
+                    },
+                );
                 rates.sort_by(f64::total_cmp);
                 println!(
-                    "{streams:>8} {label:>6} {:>12.0} {:>12.0} {:>12.0}",
+                    "{streams:>8} {label:>8} {:>12.0} {:>12.0} {:>12.0} {cpu:>12}",
                     rates[rates.len() / 2],
                     rates[0],
                     rates[rates.len() - 1]
