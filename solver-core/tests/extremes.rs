@@ -182,6 +182,51 @@ fn a_jump_cannot_land_on_a_piece() {
     assert_eq!(solitaire::replay(&start, &answer.steps).unwrap(), end);
 }
 
+/// Runs a sliced search with slices that end at once: it is suspended and resumed at every poll.
+pub(crate) fn solve_in_slices(
+    start: &Board4,
+    target: &Board4,
+    stop: &Stop,
+) -> Result<fifteen::Solution, fifteen::FifteenError> {
+    let mut search = fifteen::sliced(start, target).expect("a solvable pair");
+    loop {
+        if let Some(done) = search.run(stop, std::time::Instant::now()) {
+            return done;
+        }
+    }
+}
+
+/// Suspending and resuming a search must change neither a move nor the work done.
+#[test]
+fn sliced_search_gives_the_same_answer_and_work() {
+    for id in [1, 3, 88] {
+        let (board, optimal) = korf(id);
+        let one = fifteen::solve(&board, &Board4::goal(), &Stop::never())
+            .unwrap()
+            .unwrap();
+        let sliced = solve_in_slices(&board, &Board4::goal(), &Stop::never()).unwrap();
+        assert_eq!(sliced.moves, one.moves, "instance {id}");
+        assert_eq!(sliced.stats, one.stats, "instance {id}");
+        assert_eq!(sliced.moves.len(), optimal);
+    }
+}
+
+/// A node budget is exact, sliced or not.
+#[test]
+fn node_budgets_are_exact() {
+    let (board, _) = korf(88);
+    for budget in [1, 5_000, 123_457] {
+        let stop = Stop::never().with_node_budget(budget);
+        let fifteen::FifteenError::Stopped(whole) =
+            fifteen::solve(&board, &Board4::goal(), &stop).unwrap_err();
+        let fifteen::FifteenError::Stopped(sliced) =
+            solve_in_slices(&board, &Board4::goal(), &stop).unwrap_err();
+        assert_eq!(whole.reason, StopReason::NodeBudget);
+        assert_eq!(whole.stats.nodes, budget + 1, "budget {budget}");
+        assert_eq!(sliced, whole, "budget {budget}");
+    }
+}
+
 /// Splitting the search over threads must not change a single move.
 #[test]
 fn parallel_search_gives_the_same_answer() {

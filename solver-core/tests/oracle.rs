@@ -184,6 +184,9 @@ proptest! {
             let start = forward_walk(target, &walk);
             let answer = fifteen::solve(&start, &target, &Stop::never()).unwrap().unwrap();
             prop_assert_eq!(start.replay(&answer.moves).unwrap(), target);
+            // Suspended at every poll and resumed, the search must find the same path.
+            let sliced = crate::extremes::solve_in_slices(&start, &target, &Stop::never()).unwrap();
+            prop_assert_eq!(&sliced.moves, &answer.moves);
             prop_assert_eq!(answer.moves, oracle_fifteen(start, target, &near, NEAR));
         }
     }

@@ -14,6 +14,7 @@
 //! the centre goal is symmetric about the diagonal too and gets the reflected lookup.
 
 use std::sync::OnceLock;
+use std::time::Instant;
 
 use super::board::{Board4, Move};
 use super::fsm::{self, MovePruning};
@@ -150,6 +151,13 @@ pub fn solve(
     active().solve(start, target, stop)
 }
 
+/// As [`solve`], with the process-wide databases, as a search that runs in time slices; `None`
+/// when the target cannot be reached.
+#[must_use]
+pub fn sliced(start: &Board4, target: &Board4) -> Option<SlicedSearch<'static>> {
+    active().sliced(start, target)
+}
+
 /// As [`solve`], splitting the largest iterations over `threads` threads; the same answer.
 ///
 /// # Errors
@@ -264,8 +272,44 @@ impl PatternDatabases {
         stop: &Stop,
         threads: usize,
     ) -> Result<Option<Solution>, FifteenError> {
-        if !start.can_reach(target) {
+        let Some(search) = self.prepare(start, target) else {
             return Ok(None);
+        };
+        let (moves, stats) = ida::search(
+            &search.databases.heuristic,
+            search.cells,
+            search.pruning,
+            stop,
+            threads,
+        )?;
+        let moves = moves
+            .into_iter()
+            .map(|m| search.turn.undo_move(m))
+            .collect();
+        Ok(Some(Solution {
+            moves,
+            stats,
+            method: search.databases.partition.method(),
+        }))
+    }
+
+    /// As [`solve`](Self::solve), as a search that runs in time slices ([`SlicedSearch::run`]);
+    /// `None` when the target cannot be reached (parity). Building what the target needs
+    /// (pruning tables; databases for a non-corner blank) happens here, on first use.
+    #[must_use]
+    pub fn sliced(&self, start: &Board4, target: &Board4) -> Option<SlicedSearch<'_>> {
+        let prepared = self.prepare(start, target)?;
+        Some(SlicedSearch {
+            search: ida::Sliced::new(&prepared.databases.heuristic, prepared.cells),
+            prepared,
+        })
+    }
+
+    /// What a search from `start` to `target` runs on: the databases for the target's blank,
+    /// the turned move order's pruning, the turn and the renamed start; `None` on parity.
+    fn prepare(&self, start: &Board4, target: &Board4) -> Option<Prepared<'_>> {
+        if !start.can_reach(target) {
+            return None;
         }
         let turn = Turn::normalizing(target.blank());
         let databases = if turn.home == STANDARD_HOME {
@@ -279,15 +323,64 @@ impl PatternDatabases {
         for (&tile, &goal_tile) in target.cells().iter().zip(databases.goal.cells()) {
             rename[tile as usize] = goal_tile;
         }
-        let cells = cells_of(&start.relabel(&rename));
-        let pruning = MovePruning::get(turn.order(), self.move_pruning);
-        let (moves, stats) = ida::search(&databases.heuristic, cells, pruning, stop, threads)?;
-        let moves = moves.into_iter().map(|m| turn.undo_move(m)).collect();
-        Ok(Some(Solution {
-            moves,
-            stats,
-            method: databases.partition.method(),
-        }))
+        Some(Prepared {
+            databases,
+            pruning: MovePruning::get(turn.order(), self.move_pruning),
+            turn,
+            cells: cells_of(&start.relabel(&rename)),
+        })
+    }
+}
+
+/// A search made ready by [`PatternDatabases::prepare`].
+#[derive(Debug)]
+struct Prepared<'a> {
+    databases: &'a PatternDatabases,
+    pruning: &'static MovePruning,
+    turn: Turn,
+    cells: [u8; 16],
+}
+
+/// A 15-puzzle search that runs in time slices, for callers that share threads between many
+/// searches (the server's scheduler): each [`run`](Self::run) goes on where the last stopped.
+/// Suspended, it holds a path of at most 80 moves and a few counters. The answer is the one
+/// [`solve`] gives.
+#[derive(Debug)]
+pub struct SlicedSearch<'a> {
+    prepared: Prepared<'a>,
+    search: ida::Sliced<AdditiveState>,
+}
+
+impl SlicedSearch<'_> {
+    /// Searches until the answer is found (`Some(Ok)`), `stop` fires (`Some(Err)`), or the
+    /// slice ends: the first poll (at most [`POLL_INTERVAL`](crate::stop::POLL_INTERVAL) nodes)
+    /// after `slice_end` returns `None`, and the next call resumes.
+    ///
+    /// # Errors
+    /// [`FifteenError::Stopped`] when `stop` fires before the answer is found.
+    pub fn run(
+        &mut self,
+        stop: &Stop,
+        slice_end: Instant,
+    ) -> Option<Result<Solution, FifteenError>> {
+        let prepared = &self.prepared;
+        let result = self.search.run(
+            &prepared.databases.heuristic,
+            prepared.pruning,
+            stop,
+            slice_end,
+        )?;
+        Some(match result {
+            Ok((moves, stats)) => Ok(Solution {
+                moves: moves
+                    .into_iter()
+                    .map(|m| prepared.turn.undo_move(m))
+                    .collect(),
+                stats,
+                method: prepared.databases.partition.method(),
+            }),
+            Err(stopped) => Err(stopped.into()),
+        })
     }
 }
 

@@ -8,10 +8,11 @@
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
 
 use super::board::{Move, neighbour_table};
 use super::fsm::{BLOCKED, MovePruning};
-use crate::stop::{POLL_INTERVAL, SearchStats, Stop, StopReason, Stopped};
+use crate::stop::{SearchStats, Stop, StopReason, Stopped};
 
 /// A heuristic updated incrementally as tiles move.
 pub(crate) trait Heuristic {
@@ -74,7 +75,9 @@ where
             match flow {
                 Flow::Found => Outcome::Found(search.path),
                 Flow::Stopped(reason) => Outcome::Stopped(reason),
-                Flow::Continue | Flow::Abandoned => Outcome::NextBound(search.next_bound),
+                Flow::Continue | Flow::Abandoned | Flow::Suspended => {
+                    Outcome::NextBound(search.next_bound)
+                }
             }
         };
         last_nodes = stats.nodes - before;
@@ -88,6 +91,94 @@ where
                     "IDA* exhausted its space without reaching the goal"
                 );
                 bound = next;
+            }
+        }
+    }
+}
+
+/// An IDA* search that runs in time slices: [`Sliced::run`] searches until the slice ends and
+/// returns, keeping only the path it had reached, the bound and the counts; the next call walks
+/// back down that path (at most one move per level, so microseconds) and goes on exactly where
+/// it stopped. The answer and the node count are those of [`search`] on one thread.
+#[derive(Debug, Clone)]
+pub(crate) struct Sliced<S> {
+    root: Node<S>,
+    bound: u32,
+    stats: SearchStats,
+    /// Where the current iteration was suspended, and its next bound so far.
+    suspended: Option<(Vec<Move>, u32)>,
+}
+
+impl<S: Copy> Sliced<S> {
+    /// A search from `cells` (nothing runs yet).
+    pub(crate) fn new<H: Heuristic<State = S>>(heuristic: &H, cells: [u8; 16]) -> Self {
+        let blank = cells
+            .iter()
+            .position(|&t| t == 0)
+            .expect("a board has a blank") as u8;
+        let state = heuristic.start(&cells);
+        Self {
+            root: Node {
+                cells,
+                blank,
+                state,
+                fsm: MovePruning::start(blank),
+                path: Vec::new(),
+            },
+            bound: heuristic.value(&state),
+            stats: SearchStats::default(),
+            suspended: None,
+        }
+    }
+
+    /// Searches until the answer is found, `stop` fires, or the first poll after `slice_end`
+    /// (`None`: this slice ran out, call again).
+    pub(crate) fn run<H: Heuristic<State = S>>(
+        &mut self,
+        heuristic: &H,
+        pruning: &MovePruning,
+        stop: &Stop,
+        slice_end: Instant,
+    ) -> Option<Result<(Vec<Move>, SearchStats), Stopped>> {
+        loop {
+            let mut search =
+                Search::new(heuristic, pruning, &self.root, stop, self.stats.nodes, None);
+            search.slice_end = Some(slice_end);
+            match self.suspended.take() {
+                Some((path, next_bound)) => {
+                    search.resume = path;
+                    search.resuming = true;
+                    search.next_bound = next_bound;
+                }
+                None => self.stats.iterations += 1,
+            }
+            let flow = search.dfs(
+                self.root.state,
+                self.root.blank,
+                0,
+                self.bound,
+                self.root.fsm,
+            );
+            self.stats.nodes = search.nodes;
+            match flow {
+                Flow::Found => return Some(Ok((search.path, self.stats))),
+                Flow::Stopped(reason) => {
+                    return Some(Err(Stopped {
+                        reason,
+                        stats: self.stats,
+                    }));
+                }
+                Flow::Suspended => {
+                    self.suspended = Some((search.path, search.next_bound));
+                    return None;
+                }
+                Flow::Continue | Flow::Abandoned => {
+                    assert!(
+                        search.next_bound != u32::MAX,
+                        "IDA* exhausted its space without reaching the goal"
+                    );
+                    self.bound = search.next_bound;
+                }
             }
         }
     }
@@ -137,7 +228,7 @@ where
         match search.dfs(root.state, root.blank, 0, bound, root.fsm) {
             Flow::Found => return Outcome::Found(search.path),
             Flow::Stopped(reason) => return Outcome::Stopped(reason),
-            Flow::Continue | Flow::Abandoned => {}
+            Flow::Continue | Flow::Abandoned | Flow::Suspended => {}
         }
         frontier = search.split.map(|(_, f)| f).unwrap_or_default();
         next_bound = search.next_bound;
@@ -195,7 +286,7 @@ where
                         .get_or_insert(reason);
                     shared.abandon.store(true, Ordering::Relaxed);
                 }
-                Flow::Continue | Flow::Abandoned => {}
+                Flow::Continue | Flow::Abandoned | Flow::Suspended => {}
             }
         }
     };
@@ -237,6 +328,8 @@ enum Flow {
     /// A parallel worker gave up its subtree: an earlier one found the goal, or another was
     /// stopped.
     Abandoned,
+    /// A sliced search reached the end of its time slice; `path` is where it stopped.
+    Suspended,
 }
 
 struct Search<'a, H: Heuristic> {
@@ -255,6 +348,14 @@ struct Search<'a, H: Heuristic> {
     shared: Option<(&'a Shared, usize)>,
     /// When cutting the tree: the depth of the cut and the nodes collected there.
     split: Option<(u32, Vec<Node<H::State>>)>,
+    /// The node count at which to poll the stop check next.
+    next_poll: u64,
+    /// A sliced search suspends at the first poll after this instant.
+    slice_end: Option<Instant>,
+    /// Set while a resumed search walks back down `resume` to where it was suspended.
+    resuming: bool,
+    /// The path at the suspension being resumed.
+    resume: Vec<Move>,
 }
 
 impl<'a, H: Heuristic> Search<'a, H> {
@@ -280,12 +381,17 @@ impl<'a, H: Heuristic> Search<'a, H> {
             next_bound: u32::MAX,
             shared,
             split: None,
+            next_poll: stop.next_poll(nodes),
+            slice_end: None,
+            resuming: false,
+            resume: Vec::new(),
         }
     }
 
     /// Checks the stop conditions; for a parallel worker, also whether to give up its subtree.
     #[cold]
     fn poll(&mut self) -> Option<Flow> {
+        self.next_poll = self.stop.next_poll(self.nodes);
         let total = match self.shared {
             None => self.nodes,
             Some((shared, index)) => {
@@ -300,7 +406,13 @@ impl<'a, H: Heuristic> Search<'a, H> {
                 total
             }
         };
-        self.stop.check(total).map(Flow::Stopped)
+        if let Some(reason) = self.stop.check(total) {
+            return Some(Flow::Stopped(reason));
+        }
+        match self.slice_end {
+            Some(end) if Instant::now() >= end => Some(Flow::Suspended),
+            _ => None,
+        }
     }
 
     fn dfs(&mut self, state: H::State, blank: u8, g: u32, bound: u32, fsm: u32) -> Flow {
@@ -325,13 +437,26 @@ impl<'a, H: Heuristic> Search<'a, H> {
             });
             return Flow::Continue;
         }
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL)
-            && let Some(flow) = self.poll()
-        {
-            return flow;
+        // A resumed search re-enters the nodes on its old path; the node it was suspended at
+        // was already counted and polled.
+        let mut first = 0;
+        if self.resuming {
+            match self.resume.get(g as usize) {
+                Some(&next) => {
+                    first = self.order.iter().position(|&m| m == next).unwrap_or(0);
+                }
+                None => self.resuming = false,
+            }
+        } else {
+            self.nodes += 1;
+            if self.nodes >= self.next_poll
+                && let Some(flow) = self.poll()
+            {
+                return flow;
+            }
         }
-        for mv in self.order {
+        let order = self.order;
+        for &mv in &order[first..] {
             let next_fsm = self.pruning.next(fsm, mv);
             if next_fsm == BLOCKED {
                 continue;
