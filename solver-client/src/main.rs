@@ -1,7 +1,8 @@
 //! Command-line client for the puzzle-solving service.
 //!
 //! `solver-client judge PROBLEM` speaks an online judge's format on stdin and stdout;
-//! `solver-client solve eight|fifteen|solitaire ...` answers boards given as arguments. Both talk
+//! `solver-client solve eight|fifteen|solitaire ...` answers boards given as arguments;
+//! `solver-client load` drives a server with concurrent streams and reports latency. All talk
 //! gRPC to `--server URL`, or to a server embedded in this process when no URL is given.
 
 mod case;
@@ -9,6 +10,7 @@ mod embedded;
 mod endpoints;
 mod human;
 mod judge;
+mod load;
 mod output;
 mod progress;
 mod session;
@@ -54,6 +56,9 @@ enum Command {
     /// Solve boards given as arguments and explain the answers.
     #[command(subcommand)]
     Solve(human::Puzzle),
+    /// Load-test a server: concurrent streams of easy and hard cases, per-class latency
+    /// percentiles, throughput, errors and the server's memory.
+    Load(load::Args),
 }
 
 fn main() -> ExitCode {
@@ -78,9 +83,10 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let kind = match &cli.command {
+    let kind = match cli.command {
         Command::Judge { problem } => problem.service(),
-        Command::Solve(puzzle) => puzzle.service(),
+        Command::Solve(ref puzzle) => puzzle.service(),
+        Command::Load(args) => return load::run(cli.server.as_deref(), !cli.no_progress, args),
     };
     // Start the embedded server first: it warms its tables up while the input is read.
     let embedded = match &cli.server {
@@ -133,6 +139,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ))?;
             printer.finish().context("writing the answers")?
         }
+        Command::Load(_) => unreachable!("load runs on its own, above"),
     };
     drop(embedded);
     Ok(if failed > 0 {
