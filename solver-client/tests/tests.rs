@@ -3,6 +3,7 @@
 
 mod cluster;
 mod human;
+mod load;
 mod malformed;
 mod oracle;
 mod remote;
