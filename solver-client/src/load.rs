@@ -87,7 +87,8 @@ pub(crate) struct Args {
     in_flight: Option<InFlight>,
 
     /// The fifteen-hard boards, comma-separated: `80` (the 80-move board: over the server's
-    /// default 60 s case limit with the 6-6-3 databases on 2 cores), `korf` (12 of Korf's 100, 0.05 to 0.8 s each) or `korfN`.
+    /// default 60 s case limit with the 6-6-3 databases on 2 cores), `korf` (12 of Korf's 100,
+    /// 0.05 to 0.8 s each) or `korfN`.
     #[arg(long, default_value = "korf,80", value_name = "BOARDS")]
     hard: String,
 
