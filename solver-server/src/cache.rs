@@ -278,4 +278,87 @@ mod tests {
             Some(Answer::Moves(Arc::from("")))
         );
     }
+
+    /// CPU time of the calling thread so far, in nanoseconds (0 where `/proc` does not tell).
+    fn thread_cpu_ns() -> u64 {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|stat| stat.split_whitespace().next()?.parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// What each operation costs on a full cache whose keys miss, get inserted (evicting) and
+    /// come back: a micro-benchmark, not a test (it prints figures and asserts nothing about
+    /// time). `Cache` is private to the crate, so it lives here rather than under `benches/`:
+    ///
+    /// ```sh
+    /// cargo test --release -p solver-server --lib cache::tests::cost_per_op_on_a_full_cache \
+    ///     -- --ignored --nocapture
+    /// ```
+    ///
+    /// A cache of 5,000 entries (keys drawn from 20,000, so three in four miss) and one of 100,000
+    /// (keys from 200,000: half miss) is filled, then one and two threads each run windows of
+    /// look-ups of keys drawn uniformly, inserting every miss as a search would: evicted keys keep
+    /// coming back. Printed per window: the mean cost of one look-up-or-insert (wall time, and
+    /// the workers' own CPU time, which other load on the machine disturbs less) and the hit
+    /// rate; the cost should stay flat from the first window to the last.
+    #[test]
+    #[ignore = "a benchmark: run it by name with --ignored --nocapture"]
+    fn cost_per_op_on_a_full_cache() {
+        const WINDOWS: usize = 10;
+        const OPS: usize = 200_000;
+        for (capacity, key_count) in [(5_000, 20_000_u64), (100_000, 200_000)] {
+            let keys: Arc<[CacheKey]> = (0..key_count).map(key).collect();
+            for threads in [1, 2] {
+                let cache = cache(capacity);
+                for key in keys.iter().take(capacity) {
+                    cache.insert(*key, Answer::Unreachable);
+                }
+                println!("{threads} thread(s), {capacity} entries, keys from {key_count}:");
+                for window in 0..WINDOWS {
+                    let started = std::time::Instant::now();
+                    let (hits, cpu): (usize, u64) = std::thread::scope(|scope| {
+                        let workers: Vec<_> = (0..threads)
+                            .map(|t| {
+                                let (cache, keys) = (&cache, &keys);
+                                scope.spawn(move || {
+                                    let mut state = 0x9e37_79b9_7f4a_7c15_u64
+                                        ^ ((window * threads + t + 1) as u64)
+                                            .wrapping_mul(0xff51_afd7_ed55_8ccd);
+                                    let mut hits = 0;
+                                    let cpu = thread_cpu_ns();
+                                    for _ in 0..OPS {
+                                        state ^= state << 13;
+                                        state ^= state >> 7;
+                                        state ^= state << 17;
+                                        let key = keys[(state % key_count) as usize];
+                                        if cache.get(&key).is_some() {
+                                            hits += 1;
+                                        } else {
+                                            cache.insert(key, Answer::Unreachable);
+                                        }
+                                    }
+                                    (hits, thread_cpu_ns() - cpu)
+                                })
+                            })
+                            .collect();
+                        workers
+                            .into_iter()
+                            .map(|w| w.join().unwrap())
+                            .fold((0, 0), |(h, c), (hits, cpu)| (h + hits, c + cpu))
+                    });
+                    let elapsed = started.elapsed();
+                    let ops = (OPS * threads) as f64;
+                    println!(
+                        "  window {window}: {:7.1} ns wall per op per thread, {:7.1} ns CPU per op, \
+                         {:5.1} % hits, {} entries",
+                        elapsed.as_secs_f64() * 1e9 * threads as f64 / ops,
+                        cpu as f64 / ops,
+                        hits as f64 * 100.0 / ops,
+                        cache.len()
+                    );
+                }
+            }
+        }
+    }
 }
