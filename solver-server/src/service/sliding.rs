@@ -1,8 +1,6 @@
 //! The two sliding-tile RPCs: `SolveEight` (table look-ups, batched) and `SolveFifteen`
 //! (IDA* searches, one pool job per case).
 
-use std::sync::Arc;
-
 use solver_core::format_moves;
 
 use crate::cache::{Answer, Cache, CacheKey};
@@ -67,26 +65,30 @@ impl Puzzle for Eight {
     type Reply = pb::SlidingReply;
     type Case = SlidingCase<3>;
 
-    fn prepare(request: pb::SlidingRequest, shared: &Shared) -> Prepared<Self> {
-        prepare(&request, shared, |case| {
-            CacheKey::Eight(case.start, case.target)
-        })
+    /// Validation and parity only: a 3×3 answer is a table look-up, no dearer than a cache
+    /// look-up, so 3×3 cases are never cached (nor counted as cache misses).
+    fn prepare(request: pb::SlidingRequest, _shared: &Shared) -> Prepared<Self> {
+        match convert::sliding_case::<3>(&request) {
+            Ok(case) if !case.start.can_reach(&case.target) => {
+                Prepared::Answered(convert::sliding_unsolvable(case.id))
+            }
+            Ok(case) => Prepared::Search(case),
+            Err(failure) => Prepared::Answered(convert::sliding_failed(failure)),
+        }
     }
 
     fn case_id(case: &Self::Case) -> u64 {
         case.id
     }
 
-    fn solve(case: Self::Case, _limits: &CaseLimits, cache: &Cache) -> pb::SlidingReply {
+    fn solve(case: Self::Case, _limits: &CaseLimits, _cache: &Cache) -> pb::SlidingReply {
         match engine::solve_eight(&case.start, &case.target) {
-            Some(moves) => {
-                let letters = format_moves(&moves);
-                cache.insert(
-                    CacheKey::Eight(case.start, case.target),
-                    Answer::Moves(Arc::from(letters.as_str())),
-                );
-                convert::sliding_solved(case.id, letters, false, convert::no_search("table"))
-            }
+            Some(moves) => convert::sliding_solved(
+                case.id,
+                format_moves(&moves),
+                false,
+                convert::no_search("table"),
+            ),
             None => convert::sliding_unsolvable(case.id),
         }
     }
