@@ -4,14 +4,44 @@
 //! and Solitaire answers. A 3×3 answer is read from the distance table in about 0.3 µs, no more
 //! than a cache look-up, so 3×3 cases never touch the cache (and count no hits or misses).
 //!
-//! A [`DashMap`] keyed by puzzle kind, start, target (and move limit for Solitaire). Its size is
-//! bounded: an insert into a full cache first evicts an arbitrary entry (the first one found,
-//! which is cheap and needs no bookkeeping on the hit path), so the map never holds more than
-//! `capacity` entries. A slot is reserved in an atomic counter *before* the map is touched, so
-//! concurrent inserts cannot overshoot the bound either.
+//! # Store and bound
+//!
+//! A [`DashMap`] holds the answers, keyed by puzzle kind, start, target (and move limit for
+//! Solitaire). Beside it, an array of `capacity` *slots* (allocated in chunks of [`CHUNK`] as the
+//! cache fills) records which key each slot holds. Every entry owns one slot: an insert first
+//! takes a free slot (a never-used one, or one it frees by evicting its entry) and keeps that
+//! slot locked while it puts its entry in the map; an eviction removes an entry while holding its
+//! slot's lock. So the map never holds more entries than there are slots, `capacity`, even under
+//! concurrent inserts. Locks are taken in one order only (a slot, then a map shard), and a thread
+//! holds at most one slot, so they cannot deadlock.
+//!
+//! # Eviction: CLOCK (second chance)
+//!
+//! Each slot has a *referenced* bit, cleared when an entry moves in and set by every hit. A
+//! shared hand walks the slots round and round; an insert into a full cache moves it on: a
+//! referenced slot loses its bit and is passed over, the first unreferenced one is evicted and
+//! its slot reused. An entry hit since the hand last passed survives another round, one that was
+//! not is the victim: an approximation of LRU that keeps hot entries (such as the short suffixes
+//! of 15-puzzle paths that many cases share) and lets one-off answers go first.
+//!
+//! Costs: a hit is a map read plus one relaxed atomic load of the bit (and a relaxed store only
+//! when the bit was clear, so a hot entry's hits write no shared memory). An eviction is O(1)
+//! amortised: each step of the hand either evicts or clears a bit that a hit set, so the steps
+//! over the cache's lifetime are at most its inserts plus its hits. (A single insert may pass
+//! every slot once when every entry was hit since the last round; it never scans the map.)
+//!
+//! Why CLOCK rather than the alternatives: *sampled LRU* also needs random access to entries,
+//! which a `DashMap` does not offer (it would need the same slot array), plus a time stamp per
+//! entry and several map reads per eviction; *S3-FIFO* resists scans better but needs three
+//! queues and a ghost set; `quick_cache` and `moka` (which do those well) are not in the offline
+//! registry this workspace builds from. CLOCK needs one bit per entry, no extra work on a hit
+//! beyond reading that bit, and a slot array that also makes the exact bound simple.
+//!
+//! Memory: a slot is 56 bytes on 64-bit targets (its key, a lock and the bit), on top of the map
+//! entry (key, answer, slot index) and the answer's own allocation.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError};
 
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
@@ -20,6 +50,9 @@ use solver_core::{Board4, Move};
 use crate::config::Kind;
 use crate::engine::{Position, Step};
 use crate::metrics::Metrics;
+
+/// Slots are allocated this many at a time, as the cache fills.
+const CHUNK: usize = 1024;
 
 /// What a cached answer is about: only kinds whose answers cost a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -50,14 +83,42 @@ pub(crate) enum Answer {
     Unreachable,
 }
 
+/// A map entry: the answer and the slot the entry owns.
+#[derive(Debug)]
+struct Stored {
+    answer: Answer,
+    slot: usize,
+}
+
+/// One place in the bound, and the CLOCK state of the entry that owns it.
+#[derive(Debug, Default)]
+struct Slot {
+    /// The key of the entry that owns the slot; `None` while free. Whoever changes the slot's
+    /// entry (inserting or evicting) holds this lock throughout.
+    key: Mutex<Option<CacheKey>>,
+    /// Hit since the hand last passed.
+    referenced: AtomicBool,
+}
+
 /// The bounded, shared cache of solved states.
 #[derive(Debug)]
 pub(crate) struct Cache {
-    map: DashMap<CacheKey, Answer>,
-    /// Entries plus reserved slots; never above `capacity`.
-    len: AtomicUsize,
+    map: DashMap<CacheKey, Stored>,
+    /// `capacity` slots in chunks of [`CHUNK`], each allocated when first used.
+    chunks: Box<[OnceLock<Box<[Slot]>>]>,
+    /// Slots handed out for the first time; once it reaches `capacity`, inserts evict.
+    fresh: AtomicUsize,
+    /// The CLOCK hand: the next slot to look at is `hand % capacity`.
+    hand: AtomicUsize,
+    /// Entries in the map: moves only under a slot lock, so never above `capacity`.
+    entries: AtomicUsize,
     capacity: usize,
     metrics: Arc<Metrics>,
+}
+
+fn lock(key: &Mutex<Option<CacheKey>>) -> MutexGuard<'_, Option<CacheKey>> {
+    // A slot's data is a plain key, valid whatever a panicking holder was doing.
+    key.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Cache {
@@ -65,7 +126,12 @@ impl Cache {
     pub(crate) fn new(capacity: usize, metrics: Arc<Metrics>) -> Self {
         Self {
             map: DashMap::new(),
-            len: AtomicUsize::new(0),
+            chunks: (0..capacity.div_ceil(CHUNK))
+                .map(|_| OnceLock::new())
+                .collect(),
+            fresh: AtomicUsize::new(0),
+            hand: AtomicUsize::new(0),
+            entries: AtomicUsize::new(0),
             capacity,
             metrics,
         }
@@ -82,19 +148,38 @@ impl Cache {
         self.map.len()
     }
 
-    /// Entries plus slots reserved by inserts in progress: at every instant at least the number
-    /// of entries, and never above the capacity.
+    /// The entry counter: at every instant at least the number of entries whose insert has
+    /// finished, and never above the capacity.
     #[cfg(test)]
     fn slots(&self) -> usize {
-        self.len.load(Ordering::Acquire)
+        self.entries.load(Ordering::Acquire)
     }
 
-    /// Looks `key` up, counting a hit or a miss.
+    /// Slot `index` (below `capacity`), allocating its chunk on first use.
+    fn slot(&self, index: usize) -> &Slot {
+        let chunk = self.chunks[index / CHUNK].get_or_init(|| {
+            let first = index / CHUNK * CHUNK;
+            (first..self.capacity.min(first + CHUNK))
+                .map(|_| Slot::default())
+                .collect()
+        });
+        &chunk[index % CHUNK]
+    }
+
+    /// Looks `key` up, counting a hit or a miss, and marks a hit entry as referenced.
     pub(crate) fn get(&self, key: &CacheKey) -> Option<Answer> {
         if !self.enabled() {
             return None;
         }
-        let found = self.map.get(key).map(|entry| entry.value().clone());
+        let found = self.map.get(key).map(|entry| {
+            // Under the map's read lock: the entry cannot be evicted meanwhile, so the slot is
+            // still its own.
+            let referenced = &self.slot(entry.slot).referenced;
+            if !referenced.load(Ordering::Relaxed) {
+                referenced.store(true, Ordering::Relaxed);
+            }
+            entry.answer.clone()
+        });
         let metrics = self.metrics.kind(key.kind());
         if found.is_some() {
             metrics.cache_hits.inc();
@@ -109,19 +194,25 @@ impl Cache {
         if !self.enabled() || self.map.contains_key(&key) {
             return;
         }
-        self.reserve_slot();
-        // No other shard lock is held here, so eviction above cannot deadlock with this one.
+        let (index, mut owner) = self.take_slot();
+        self.slot(index).referenced.store(false, Ordering::Relaxed);
         match self.map.entry(key) {
             Entry::Vacant(vacant) => {
-                vacant.insert(answer);
+                vacant.insert(Stored {
+                    answer,
+                    slot: index,
+                });
+                *owner = Some(key);
+                self.entries.fetch_add(1, Ordering::AcqRel);
             }
-            Entry::Occupied(_) => {
-                self.len.fetch_sub(1, Ordering::AcqRel);
-            }
+            // Another insert of the same key won the race: the slot stays free, and the hand
+            // takes it on its next round.
+            Entry::Occupied(_) => {}
         }
+        drop(owner);
         self.metrics
             .cache_entries
-            .set(i64::try_from(self.len.load(Ordering::Relaxed)).unwrap_or(i64::MAX));
+            .set(i64::try_from(self.entries.load(Ordering::Relaxed)).unwrap_or(i64::MAX));
     }
 
     /// Caches every suffix of an optimal, lexicographically smallest 4×4 path: the board after
@@ -147,36 +238,56 @@ impl Cache {
         }
     }
 
-    /// Takes one slot of the bound, evicting entries until one is free.
-    fn reserve_slot(&self) {
+    /// A free slot, locked: a never-used one while there are some, then the CLOCK's victim's.
+    fn take_slot(&self) -> (usize, MutexGuard<'_, Option<CacheKey>>) {
         loop {
-            let len = self.len.load(Ordering::Acquire);
-            if len < self.capacity {
+            let fresh = self.fresh.load(Ordering::Relaxed);
+            if fresh < self.capacity {
                 if self
-                    .len
-                    .compare_exchange_weak(len, len + 1, Ordering::AcqRel, Ordering::Acquire)
+                    .fresh
+                    .compare_exchange_weak(fresh, fresh + 1, Ordering::Relaxed, Ordering::Relaxed)
                     .is_ok()
                 {
-                    return;
+                    let owner = lock(&self.slot(fresh).key);
+                    // The hand, which starts once every slot is handed out, may have reached
+                    // this one first and filled it: then look for another.
+                    if owner.is_none() {
+                        return (fresh, owner);
+                    }
                 }
                 continue;
             }
-            self.evict_one();
+            if let Some(free) = self.advance_hand() {
+                return free;
+            }
         }
     }
 
-    /// Removes one arbitrary entry, if there is one.
-    fn evict_one(&self) {
-        let victim = self.map.iter().next().map(|entry| *entry.key());
-        match victim {
-            Some(key) => {
-                if self.map.remove(&key).is_some() {
-                    self.len.fetch_sub(1, Ordering::AcqRel);
-                }
-            }
-            // Every slot is reserved by inserts in progress: let them finish.
-            None => std::thread::yield_now(),
+    /// One step of the CLOCK hand: the slot under it, locked and emptied, unless its entry was
+    /// hit since the last round (it loses its mark and is passed over).
+    fn advance_hand(&self) -> Option<(usize, MutexGuard<'_, Option<CacheKey>>)> {
+        let index = self.hand.fetch_add(1, Ordering::Relaxed) % self.capacity;
+        let slot = self.slot(index);
+        if slot.referenced.load(Ordering::Relaxed) {
+            slot.referenced.store(false, Ordering::Relaxed);
+            return None;
         }
+        let mut owner = match slot.key.try_lock() {
+            Ok(owner) => owner,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            // Another insert is filling or emptying this slot: pass it over, and let that
+            // thread run if it was preempted.
+            Err(TryLockError::WouldBlock) => {
+                std::thread::yield_now();
+                return None;
+            }
+        };
+        if let Some(victim) = owner.take()
+            && self.map.remove(&victim).is_some()
+        {
+            self.entries.fetch_sub(1, Ordering::AcqRel);
+        }
+        Some((index, owner))
     }
 }
 
@@ -206,6 +317,22 @@ mod tests {
         CacheKey::Fifteen(board(n), Board4::goal())
     }
 
+    /// Every slot's key has an entry that names that slot, and every entry has one: the map
+    /// holds exactly the keys of the occupied slots. Call it with no insert running.
+    fn assert_consistent(cache: &Cache) {
+        let mut occupied = 0;
+        for index in 0..cache.fresh.load(Ordering::Relaxed).min(cache.capacity) {
+            if let Some(key) = *lock(&cache.slot(index).key) {
+                occupied += 1;
+                let entry = cache.map.get(&key).expect("a slot's key has an entry");
+                assert_eq!(entry.slot, index);
+            }
+        }
+        assert_eq!(occupied, cache.map.len());
+        assert_eq!(cache.slots(), cache.map.len());
+        assert!(cache.map.len() <= cache.capacity);
+    }
+
     #[test]
     fn hit_after_insert_and_counters() {
         let cache = cache(10);
@@ -227,6 +354,7 @@ mod tests {
         assert!(text.contains(r#"solver_cache_hits_total{kind="solitaire"} 1"#));
         assert!(text.contains(r#"solver_cache_misses_total{kind="solitaire"} 0"#));
         assert!(text.contains("solver_cache_entries 2"));
+        assert_consistent(&cache);
     }
 
     /// 3×3 answers come from a table and have no key: the cache never sees them, and their
@@ -255,6 +383,7 @@ mod tests {
             assert!(cache.len() <= 5);
         }
         assert_eq!(cache.len(), 5);
+        assert_consistent(&cache);
     }
 
     #[test]
@@ -267,7 +396,7 @@ mod tests {
                     for n in 0..2000 {
                         cache.insert(key(t * 1_000_000 + n), Answer::Unreachable);
                         // `DashMap::len` reads the shards one by one, so under concurrent
-                        // inserts only the slot counter, which bounds the entries, is exact.
+                        // inserts only the entry counter, which bounds the entries, is exact.
                         assert!(cache.slots() <= 64);
                     }
                 });
@@ -275,6 +404,32 @@ mod tests {
         });
         assert_eq!(cache.len(), 64);
         assert_eq!(cache.slots(), 64);
+        assert_consistent(&cache);
+    }
+
+    /// Threads inserting the same keys and hitting them at once, into caches down to a single
+    /// slot: no slot is lost or shared, and the bound holds.
+    #[test]
+    fn concurrent_hits_and_duplicate_inserts_stay_consistent() {
+        for capacity in [1, 3, 100] {
+            let cache = cache(capacity);
+            std::thread::scope(|scope| {
+                for t in 0..4u64 {
+                    let cache = &cache;
+                    scope.spawn(move || {
+                        for n in 0..5000 {
+                            let key = key((n * (t + 1)) % 300);
+                            if cache.get(&key).is_none() {
+                                cache.insert(key, Answer::Unreachable);
+                            }
+                            assert!(cache.slots() <= capacity);
+                        }
+                    });
+                }
+            });
+            assert!(cache.len() <= capacity);
+            assert_consistent(&cache);
+        }
     }
 
     #[test]
@@ -284,6 +439,42 @@ mod tests {
         cache.insert(key, Answer::Unreachable);
         assert_eq!(cache.get(&key), None);
         assert_eq!(cache.len(), 0);
+    }
+
+    /// A key hit between inserts keeps its place through a flood of one-off answers.
+    #[test]
+    fn a_hot_entry_survives_a_flood_of_inserts() {
+        let cache = cache(64);
+        let hot = key(0);
+        cache.insert(hot, Answer::Moves(Arc::from("hot")));
+        for n in 1..=10_000 {
+            cache.insert(key(n), Answer::Unreachable);
+            assert!(cache.get(&hot).is_some(), "evicted after {n} inserts");
+        }
+        assert_eq!(cache.len(), 64);
+        assert_consistent(&cache);
+    }
+
+    /// With the cache full, the entries hit since the last round are kept and the others go.
+    #[test]
+    fn eviction_takes_the_entries_not_hit() {
+        let cache = cache(100);
+        for n in 0..100 {
+            cache.insert(key(n), Answer::Unreachable);
+        }
+        for n in (0..100).step_by(2) {
+            assert!(cache.get(&key(n)).is_some());
+        }
+        for n in 100..150 {
+            cache.insert(key(n), Answer::Unreachable);
+        }
+        for n in 0..100 {
+            assert_eq!(cache.get(&key(n)).is_some(), n % 2 == 0, "key {n}");
+        }
+        for n in 100..150 {
+            assert!(cache.get(&key(n)).is_some(), "key {n}");
+        }
+        assert_consistent(&cache);
     }
 
     #[test]
@@ -304,6 +495,12 @@ mod tests {
             cache.get(&CacheKey::Fifteen(goal, goal)),
             Some(Answer::Moves(Arc::from("")))
         );
+        assert_consistent(&cache);
+    }
+
+    #[test]
+    fn a_slot_is_56_bytes() {
+        assert_eq!(std::mem::size_of::<Slot>(), 56);
     }
 
     /// CPU time of the calling thread so far, in nanoseconds (0 where `/proc` does not tell).
