@@ -93,7 +93,7 @@ fn main() {
         .solve(&Board4::goal(), &Board4::goal(), &Stop::never())
         .expect("no stop");
     if reverse {
-        solver_core::fifteen::warm_up_any_target();
+        solver_core::fifteen::warm_up_any_target(&solver_core::Unpaced);
     }
     println!("search tables ready in {:.3} s", t.elapsed().as_secs_f64());
 

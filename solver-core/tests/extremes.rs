@@ -188,7 +188,7 @@ pub(crate) fn solve_in_slices(
     target: &Board4,
     stop: &Stop,
 ) -> Result<fifteen::Solution, fifteen::FifteenError> {
-    let mut search = fifteen::sliced(start, target).expect("a solvable pair");
+    let mut search = fifteen::sliced(start, target, &solver_core::Unpaced).expect("a solvable pair");
     loop {
         if let Some(done) = search.run(stop, std::time::Instant::now()) {
             return done;
@@ -208,6 +208,31 @@ fn sliced_search_gives_the_same_answer_and_work() {
         assert_eq!(sliced.moves, one.moves, "instance {id}");
         assert_eq!(sliced.stats, one.stats, "instance {id}");
         assert_eq!(sliced.moves.len(), optimal);
+    }
+}
+
+/// A long Solitaire search (the whole space at a large limit) suspended at every poll gives
+/// the same answer and work as in one go.
+#[test]
+fn sliced_solitaire_gives_the_same_answer_and_work() {
+    let sq = |r, c| Square::new(r, c).unwrap();
+    let start = Position::new(&[sq(1, 1), sq(1, 2), sq(2, 1), sq(2, 2)]).unwrap();
+    let end = Position::new(&[sq(7, 7), sq(7, 8), sq(8, 7), sq(8, 8)]).unwrap();
+    for limit in [8, 30] {
+        let whole = solitaire::solve(&start, &end, limit, &Stop::never()).unwrap();
+        let mut sliced = solitaire::SlicedSolitaire::new(&start, &end, limit);
+        let mut slices = 0;
+        let resumed = loop {
+            slices += 1;
+            if let Some(done) = sliced.run(&Stop::never(), std::time::Instant::now()) {
+                break done.unwrap();
+            }
+        };
+        assert_eq!(resumed, whole, "limit {limit}");
+        if let Some(found) = &whole {
+            assert!(slices > 100, "{slices} slices for {} nodes", found.stats.nodes);
+            assert_eq!(solitaire::replay(&start, &found.steps).unwrap(), end);
+        }
     }
 }
 

@@ -265,6 +265,14 @@ proptest! {
             let d = dist[&end];
             for limit in [d.saturating_sub(1), d, 8, 10] {
                 let answer = solitaire::solve(&start, &end, limit, &Stop::never()).unwrap();
+                // Suspended at every poll and resumed, the search must give the same answer.
+                let mut sliced = solitaire::SlicedSolitaire::new(&start, &end, limit);
+                let resumed = loop {
+                    if let Some(done) = sliced.run(&Stop::never(), std::time::Instant::now()) {
+                        break done.unwrap();
+                    }
+                };
+                prop_assert_eq!(&resumed, &answer);
                 prop_assert_eq!(answer.is_some(), d <= limit, "distance {} limit {}", d, limit);
                 if let Some(answer) = answer {
                     prop_assert_eq!(answer.steps.len() as u32, d);

@@ -5,8 +5,11 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter};
 use std::path::{Path, PathBuf};
 
+use solver_core::fifteen::SlicedSearch;
 use solver_core::fifteen::{Partition, PatternDatabases, storage};
-use solver_core::{Board3, Board4, Move, SearchStats, Stop, Stopped, eight, fifteen, solitaire};
+use solver_core::{
+    Board3, Board4, Move, Pace, SearchStats, Stop, Stopped, eight, fifteen, solitaire,
+};
 
 use crate::config::Kind;
 
@@ -18,19 +21,20 @@ pub(crate) const SOLITAIRE_MOVES_LIMIT: u32 = 256;
 /// The Solitaire move limit when a request gives 0.
 pub(crate) const SOLITAIRE_DEFAULT_MOVES: u32 = solitaire::DEFAULT_MAX_MOVES;
 
-/// Builds the tables `kind` needs (blocking: seconds for the 15-puzzle).
-pub(crate) fn warm_up(kind: Kind) {
+/// Builds the tables `kind` needs (blocking: seconds for the 15-puzzle), the 15-puzzle's on
+/// threads run under `pace`.
+pub(crate) fn warm_up(kind: Kind, pace: &dyn Pace) {
     match kind {
         Kind::Eight => eight::warm_up(),
-        Kind::Fifteen => fifteen::warm_up(),
+        Kind::Fifteen => fifteen::warm_up(pace),
         Kind::Solitaire => {}
     }
 }
 
 /// Builds the 15-puzzle databases for targets whose blank is not in a corner (blocking: a few
-/// seconds on all cores).
-pub(crate) fn warm_up_any_target() {
-    fifteen::warm_up_any_target();
+/// seconds on all cores, under `pace`).
+pub(crate) fn warm_up_any_target(pace: &dyn Pace) {
+    fifteen::warm_up_any_target(pace);
 }
 
 /// The heuristic 15-puzzle searches use now: `"pdb-663"` or, once stored databases are
@@ -59,10 +63,14 @@ pub(crate) fn load_stored(data_dir: &Path) -> Result<Option<PathBuf>, String> {
     Ok(Some(path))
 }
 
-/// Builds the 7-8 databases on `threads` threads, stores them in `data_dir` and makes every
-/// later 15-puzzle search use them (blocking: minutes).
-pub(crate) fn build_stored(data_dir: &Path, threads: usize) -> Result<PathBuf, String> {
-    let databases = PatternDatabases::build_on(Partition::P78, threads);
+/// Builds the 7-8 databases on `threads` threads run under `pace`, stores them in `data_dir`
+/// and makes every later 15-puzzle search use them (blocking: minutes).
+pub(crate) fn build_stored(
+    data_dir: &Path,
+    threads: usize,
+    pace: &dyn Pace,
+) -> Result<PathBuf, String> {
+    let databases = PatternDatabases::build_paced(Partition::P78, threads, pace);
     let path = store(&databases, data_dir)?;
     fifteen::install(databases);
     Ok(path)
@@ -106,32 +114,19 @@ pub(crate) fn solve_eight(start: &Board3, target: &Board3) -> Option<Vec<Move>> 
     eight::solve(start, target)
 }
 
-/// A solved 15-puzzle case.
-#[derive(Debug)]
-pub(crate) struct FifteenAnswer {
-    pub(crate) moves: Vec<Move>,
-    pub(crate) stats: SearchStats,
-    pub(crate) method: &'static str,
+/// Whether a 15-puzzle search towards `target` can start without building tables first.
+pub(crate) fn fifteen_ready_for(target: &Board4) -> bool {
+    fifteen::is_ready_for(target)
 }
 
-/// Searches a 15-puzzle case; `Ok(None)` when unsolvable.
-///
-/// `threads` threads share the last, largest iterations of the search; the answer is the same
-/// for any number.
-pub(crate) fn solve_fifteen(
+/// A 15-puzzle search from `start` to `target` that runs in time slices, `None` when unsolvable.
+/// Builds what the target needs first if it is missing, on threads run under `pace`.
+pub(crate) fn start_fifteen(
     start: &Board4,
     target: &Board4,
-    stop: &Stop,
-    threads: usize,
-) -> Result<Option<FifteenAnswer>, Stopped> {
-    match fifteen::solve_parallel(start, target, stop, threads) {
-        Ok(found) => Ok(found.map(|s| FifteenAnswer {
-            moves: s.moves,
-            stats: s.stats,
-            method: s.method,
-        })),
-        Err(fifteen::FifteenError::Stopped(stopped)) => Err(stopped),
-    }
+    pace: &dyn Pace,
+) -> Option<SlicedSearch<'static>> {
+    fifteen::sliced(start, target, pace)
 }
 
 /// A shortest way from `start` to `end` within `max_moves` and the work done, `Ok(None)` when

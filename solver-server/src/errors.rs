@@ -23,9 +23,7 @@ pub(crate) enum CaseFailure {
         message: String,
     },
     /// The search expanded its whole node budget without an answer.
-    #[error(
-        "case {id}: node budget of {budget} nodes exhausted after {nodes} nodes without an answer"
-    )]
+    #[error("case {id}: no answer within the node budget of {budget} (stopped at node {nodes})")]
     NodeBudget {
         /// The case's `id`.
         id: u64,
@@ -132,6 +130,11 @@ impl From<StreamEnd> for Status {
             StreamEnd::ShuttingDown => Code::Unavailable,
             StreamEnd::Deadline(_) => Code::DeadlineExceeded,
             StreamEnd::TooManyStreams(_) => Code::ResourceExhausted,
+            // tonic reports a message over the size limit as OUT_OF_RANGE; gRPC's own
+            // implementations (and its spec of limits) use RESOURCE_EXHAUSTED.
+            StreamEnd::BadFrame(status) if status.code() == Code::OutOfRange => {
+                Code::ResourceExhausted
+            }
             StreamEnd::BadFrame(status) => status.code(),
         };
         Status::new(code, end.to_string())
@@ -175,7 +178,7 @@ mod tests {
         assert_eq!(wire.code, Code::ResourceExhausted as i32);
         assert_eq!(
             wire.message,
-            "case 7: node budget of 100 nodes exhausted after 101 nodes without an answer"
+            "case 7: no answer within the node budget of 100 (stopped at node 101)"
         );
     }
 
@@ -185,6 +188,7 @@ mod tests {
         assert_eq!(status.code(), Code::DeadlineExceeded);
         assert!(status.message().contains("250 ms"));
         let status = Status::from(StreamEnd::BadFrame(Status::out_of_range("too big")));
-        assert_eq!(status.code(), Code::OutOfRange);
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        assert!(status.message().contains("too big"));
     }
 }

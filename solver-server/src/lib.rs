@@ -6,8 +6,10 @@
 //! same function.
 //!
 //! Inside, each stream reads its cases in batches, answers what it can at once (bad input,
-//! parity, cache hits), and hands the searches to a bounded pool of blocking threads, with a
-//! bounded window of cases in flight per stream so a fast sender cannot grow memory without bound.
+//! parity, cache hits), and hands the rest to one scheduler of CPU work, which shares a fixed
+//! number of worker threads fairly between streams by round robin, preempting long searches
+//! every millisecond; a bounded window of cases in flight per stream keeps a fast sender from
+//! growing memory without bound.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), solver_server::ServeError> {
@@ -18,13 +20,13 @@
 //! ```
 
 mod cache;
-mod compute;
 mod config;
 mod convert;
 mod engine;
 mod errors;
 mod metrics;
 mod probe;
+mod scheduler;
 mod server;
 mod service;
 

@@ -96,6 +96,16 @@ pub(crate) struct Metrics {
     pub(crate) cache_entries: Gauge,
     /// Solver streams open.
     pub(crate) streams: Gauge,
+    /// The scheduler's CPU tokens (worker threads).
+    pub(crate) scheduler_workers: Gauge,
+    /// Tokens held by running work.
+    pub(crate) scheduler_busy: Gauge,
+    /// Work waiting for a token (queued slices and build threads).
+    pub(crate) scheduler_waiting: Gauge,
+    /// Slices that ended with the work unfinished (preempted or yielded).
+    pub(crate) scheduler_preempted: Counter,
+    /// The process's resident memory, read when the metrics are rendered.
+    resident_memory: Gauge,
     /// 15-puzzle answers found by search, by the heuristic that guided it.
     fifteen_methods: Family<[(&'static str, String); 1], Counter>,
     /// 1 for the heuristic new 15-puzzle searches use, 0 for the others.
@@ -153,6 +163,37 @@ impl Metrics {
         );
         let streams = Gauge::default();
         registry.register("streams_open", "Solver streams open", streams.clone());
+        let scheduler_workers = Gauge::default();
+        registry.register(
+            "scheduler_workers",
+            "CPU tokens of the scheduler (worker threads)",
+            scheduler_workers.clone(),
+        );
+        let scheduler_busy = Gauge::default();
+        registry.register(
+            "scheduler_busy",
+            "Scheduler tokens held by running work",
+            scheduler_busy.clone(),
+        );
+        let scheduler_waiting = Gauge::default();
+        registry.register(
+            "scheduler_waiting",
+            "Work waiting for a scheduler token",
+            scheduler_waiting.clone(),
+        );
+        let scheduler_preempted = Counter::default();
+        registry.register(
+            "scheduler_preempted_slices",
+            "Time slices that ended with their work unfinished",
+            scheduler_preempted.clone(),
+        );
+        let resident_memory = Gauge::default();
+        // `solver_process_resident_memory_bytes`: the conventional name under our prefix.
+        registry.register(
+            "process_resident_memory_bytes",
+            "Resident memory of the server process, in bytes (Linux)",
+            resident_memory.clone(),
+        );
         let fifteen_methods = Family::default();
         registry.register(
             "fifteen_searches",
@@ -184,6 +225,11 @@ impl Metrics {
             kinds,
             cache_entries,
             streams,
+            scheduler_workers,
+            scheduler_busy,
+            scheduler_waiting,
+            scheduler_preempted,
+            resident_memory,
             fifteen_methods,
             fifteen_heuristic,
         }
@@ -212,10 +258,23 @@ impl Metrics {
 
     /// The OpenMetrics text exposition.
     pub(crate) fn render(&self) -> String {
+        if let Some(bytes) = resident_bytes() {
+            self.resident_memory
+                .set(i64::try_from(bytes).unwrap_or(i64::MAX));
+        }
         let mut text = String::new();
         encode(&mut text, &self.registry).expect("writing to a String cannot fail");
         text
     }
+}
+
+/// This process's resident set size from `/proc/self/statm` (pages × 4 KiB); `None` where
+/// there is no such file.
+fn resident_bytes() -> Option<u64> {
+    const PAGE: u64 = 4096;
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * PAGE)
 }
 
 /// Serves `GET /metrics` on `listener` until `stop` is cancelled.

@@ -14,13 +14,13 @@ use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 
 use crate::cache::Cache;
-use crate::compute::Pool;
 use crate::config::{Config, Kind};
 use crate::engine;
 use crate::errors::ServeError;
 use crate::metrics::{self, Metrics};
 use crate::pb;
 use crate::pb::solver_server::SolverServer;
+use crate::scheduler::{Scheduler, run_paced};
 use crate::service::{Shared, SolverService};
 
 /// The fully qualified name of the solver service, as health and reflection know it.
@@ -50,9 +50,11 @@ pub async fn serve(
 ) -> Result<(), ServeError> {
     let config = Arc::new(config);
     let metrics = Arc::new(Metrics::new());
+    let scheduler = Arc::new(Scheduler::new(config.worker_count(), Arc::clone(&metrics)));
     let shared = Arc::new(Shared {
         cache: Cache::new(config.cache_entries, Arc::clone(&metrics)),
-        pool: Pool::new(config.worker_count()),
+        scheduler: Arc::clone(&scheduler),
+        long_solitaire: Arc::default(),
         streams: Arc::new(Semaphore::new(config.max_streams)),
         draining: CancellationToken::new(),
         abort: CancellationToken::new(),
@@ -83,7 +85,7 @@ pub async fn serve(
         shutting_down: Arc::new(Mutex::new(false)),
     };
     health.set(ServingStatus::NotServing).await;
-    spawn_warm_up(&config, health.clone(), Arc::clone(&metrics));
+    spawn_warm_up(&config, health.clone(), Arc::clone(&metrics), scheduler);
 
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
@@ -168,17 +170,22 @@ fn reflection() -> tonic_reflection::server::Builder<'static> {
 /// Stored 7-8 databases in the data directory are loaded first (a fraction of a second) and
 /// make the 6-6-3 warm-up unnecessary. Without them, the 6-6-3 databases serve, and when
 /// building is allowed the 7-8 ones are built and stored in the background after SERVING.
-fn spawn_warm_up(config: &Config, health: Health, metrics: Arc<Metrics>) {
+fn spawn_warm_up(
+    config: &Config,
+    health: Health,
+    metrics: Arc<Metrics>,
+    scheduler: Arc<Scheduler>,
+) {
     let kinds = config.warm_up.0.clone();
     let targets = config.warm_up_targets && kinds.contains(&Kind::Fifteen);
     let data_dir = config.data_dir.clone();
     let build = config.build_databases;
-    // A background build leaves one core to the searches (when there is more than one).
-    let build_threads = config.worker_count().saturating_sub(1).max(1);
+    // The builds' threads run under the scheduler, so they only take turns with the cases.
+    let build_threads = scheduler.workers();
     tokio::spawn(async move {
         let started = Instant::now();
         let stored_dir = data_dir.clone();
-        let ready = tokio::task::spawn_blocking(move || {
+        let ready = run_paced(&scheduler, move |pacer| {
             let stored = stored_dir.as_deref().map(|dir| {
                 let started = Instant::now();
                 let loaded = engine::load_stored(dir);
@@ -192,7 +199,7 @@ fn spawn_warm_up(config: &Config, health: Health, metrics: Arc<Metrics>) {
             // With stored databases installed, the 15-puzzle warm-up skips the 6-6-3 build.
             for kind in kinds {
                 let started = Instant::now();
-                engine::warm_up(kind);
+                engine::warm_up(kind, pacer);
                 tracing::info!(%kind, elapsed = ?started.elapsed(), "tables built");
             }
             // Build in the background only when the directory simply has none yet.
@@ -214,7 +221,7 @@ fn spawn_warm_up(config: &Config, health: Health, metrics: Arc<Metrics>) {
             // Targets whose blank is not in a corner have databases of their own: build them now
             // rather than in the first such case.
             let started = Instant::now();
-            match tokio::task::spawn_blocking(engine::warm_up_any_target).await {
+            match run_paced(&scheduler, |pacer| engine::warm_up_any_target(pacer)).await {
                 Ok(()) => {
                     tracing::info!(elapsed = ?started.elapsed(), "15-puzzle databases for targets with the blank elsewhere built");
                 }
@@ -232,7 +239,11 @@ fn spawn_warm_up(config: &Config, health: Health, metrics: Arc<Metrics>) {
         }
         tracing::info!(dir = %dir.display(), threads = build_threads, "building the 7-8 pattern databases in the background");
         let started = Instant::now();
-        match tokio::task::spawn_blocking(move || engine::build_stored(&dir, build_threads)).await {
+        match run_paced(&scheduler, move |pacer| {
+            engine::build_stored(&dir, build_threads, pacer)
+        })
+        .await
+        {
             Ok(Ok(path)) => {
                 tracing::info!(path = %path.display(), elapsed = ?started.elapsed(), "7-8 pattern databases built and stored; 15-puzzle searches use them");
             }

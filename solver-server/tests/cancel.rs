@@ -31,7 +31,7 @@ async fn wait_for(server: &TestServer, series: &str, value: f64, limit: Duration
 
 /// The 15-puzzle databases, built before the timing starts (building them cannot be stopped).
 async fn tables_ready() {
-    tokio::task::spawn_blocking(solver_core::fifteen::warm_up)
+    tokio::task::spawn_blocking(|| solver_core::fifteen::warm_up(&solver_core::Unpaced))
         .await
         .unwrap();
 }

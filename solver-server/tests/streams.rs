@@ -362,7 +362,9 @@ async fn budgets_give_per_case_resource_exhausted_and_the_stream_goes_on() {
     let error = error_of(&replies[&1]);
     assert_eq!(error.code, Code::ResourceExhausted as i32);
     assert!(
-        error.message.contains("node budget of 1000 nodes"),
+        error
+            .message
+            .contains("node budget of 1000 (stopped at node 1001)"),
         "{}",
         error.message
     );
@@ -450,8 +452,11 @@ async fn a_client_that_stops_reading_is_held_to_the_window() {
     // Read nothing for a while. The client's HTTP/2 receive window takes some replies; then the
     // server must stop reading too, with at most a window of cases in flight, rather than
     // buffer the 100,000 cases.
-    let mut answered = Vec::new();
-    for _ in 0..20 {
+    // Stalled = no case answered for 10 samples in a row (a busy machine may take a while to
+    // fill the buffers, so there is no fixed time for it).
+    let mut answered: Vec<f64> = Vec::new();
+    while answered.len() < 11 || answered[answered.len() - 11] != answered[answered.len() - 1] {
+        assert!(answered.len() < 400, "never stalled: {answered:?}");
         tokio::time::sleep(Duration::from_millis(25)).await;
         let in_flight = server
             .metric(r#"solver_cases_in_flight{kind="eight"}"#)
@@ -467,7 +472,6 @@ async fn a_client_that_stops_reading_is_held_to_the_window() {
         );
     }
     let stalled_at = answered[answered.len() - 1];
-    assert_eq!(answered[10], stalled_at, "still answering: {answered:?}");
     assert!(stalled_at < CASES as f64, "{answered:?}");
     // Now read: everything arrives.
     let mut count = 0;
@@ -504,7 +508,7 @@ async fn an_oversized_message_ends_the_stream_with_a_status() {
             None => panic!("the stream ended without a status"),
         }
     };
-    assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     assert!(answered.len() <= 1, "{answered:?}");
     server.stop().await.unwrap();
 }

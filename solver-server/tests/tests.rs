@@ -2,5 +2,6 @@
 
 mod cancel;
 mod common;
+mod fairness;
 mod lifecycle;
 mod streams;

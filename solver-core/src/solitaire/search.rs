@@ -10,10 +10,12 @@
 //! positions.
 
 use std::cell::RefCell;
+use std::fmt;
+use std::time::Instant;
 
 use super::moves::for_each_successor;
 use super::position::{POSITIONS, Position, Square, rank, unrank};
-use crate::stop::{POLL_INTERVAL, SearchStats, Stop, Stopped};
+use crate::stop::{SearchStats, Stop, Stopped};
 
 /// One move of a piece, from a square to a square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -37,7 +39,7 @@ const UNSEEN: u8 = 0;
 const FORWARD: u8 = 1;
 const BACKWARD: u8 = 2;
 
-/// Per-thread working memory, reused across queries.
+/// Working memory of a search: per thread for [`solve`], per search for [`SlicedSolitaire`].
 struct Scratch {
     /// `UNSEEN`, `FORWARD` or `BACKWARD`, by rank.
     side: Vec<u8>,
@@ -45,6 +47,14 @@ struct Scratch {
     parent: Vec<u32>,
     /// Ranks marked by the current query, to be cleared.
     touched: Vec<u32>,
+}
+
+impl fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scratch")
+            .field("touched", &self.touched.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Scratch {
@@ -125,67 +135,170 @@ fn search(
     max_moves: u32,
     stop: &Stop,
 ) -> Result<Option<Solution>, Stopped> {
-    let mut stats = SearchStats::default();
-    if start == end {
-        return Ok(Some(Solution {
-            steps: Vec::new(),
-            stats,
-        }));
+    let mut search = Layers::new(start, end, max_moves);
+    search
+        .run(scratch, stop, None)
+        .expect("a search without a slice end runs to the end")
+}
+
+/// The state of a bidirectional search between two polls: the frontiers, which side is being
+/// expanded and how far into its layer.
+#[derive(Debug, Clone)]
+struct Layers {
+    start: u64,
+    end: u64,
+    max_moves: u32,
+    frontiers: [Vec<u64>; 2],
+    next: Vec<u64>,
+    depth: u32,
+    /// The side whose layer is being expanded, and the index of its next position; `None`
+    /// between layers.
+    layer: Option<(usize, usize)>,
+    stats: SearchStats,
+    next_poll: u64,
+}
+
+impl Layers {
+    fn new(start: u64, end: u64, max_moves: u32) -> Self {
+        Self {
+            start,
+            end,
+            max_moves,
+            frontiers: [vec![start], vec![end]],
+            next: Vec::new(),
+            depth: 0,
+            layer: None,
+            stats: SearchStats::default(),
+            next_poll: 0,
+        }
     }
-    let (start_rank, end_rank) = (rank(start), rank(end));
-    scratch.mark(start_rank, FORWARD, start_rank);
-    scratch.mark(end_rank, BACKWARD, end_rank);
-    let mut frontiers = [vec![start], vec![end]];
-    let mut depth = 0;
-    let mut next = Vec::new();
-    while depth < max_moves {
-        let side = usize::from(frontiers[1].len() < frontiers[0].len());
-        let (own, other) = if side == 0 {
-            (FORWARD, BACKWARD)
-        } else {
-            (BACKWARD, FORWARD)
-        };
-        // The last layer the limit allows need not be stored: only a meeting matters there.
-        let last = depth + 1 == max_moves;
-        stats.iterations += 1;
-        next.clear();
-        let mut meeting = None;
-        for &pos in &frontiers[side] {
-            stats.nodes += 1;
-            if stats.nodes.is_multiple_of(POLL_INTERVAL)
-                && let Some(reason) = stop.check(stats.nodes)
-            {
-                return Err(Stopped { reason, stats });
-            }
-            let from = rank(pos);
-            for_each_successor(pos, |child| {
-                if meeting.is_some() {
-                    return;
+
+    /// Searches on, with `scratch` holding this search's marks; `None` when `slice_end` passed
+    /// at a poll (call again with the same scratch to go on).
+    fn run(
+        &mut self,
+        scratch: &mut Scratch,
+        stop: &Stop,
+        slice_end: Option<Instant>,
+    ) -> Option<Result<Option<Solution>, Stopped>> {
+        if self.start == self.end {
+            return Some(Ok(Some(Solution {
+                steps: Vec::new(),
+                stats: self.stats,
+            })));
+        }
+        let (start_rank, end_rank) = (rank(self.start), rank(self.end));
+        if self.depth == 0 && self.layer.is_none() && self.stats.iterations == 0 {
+            scratch.mark(start_rank, FORWARD, start_rank);
+            scratch.mark(end_rank, BACKWARD, end_rank);
+            self.next_poll = stop.next_poll(0);
+        }
+        while self.depth < self.max_moves {
+            let (side, first) = match self.layer {
+                Some(at) => at,
+                None => {
+                    self.stats.iterations += 1;
+                    self.next.clear();
+                    (
+                        usize::from(self.frontiers[1].len() < self.frontiers[0].len()),
+                        0,
+                    )
                 }
-                let r = rank(child);
-                match scratch.side[r as usize] {
-                    UNSEEN if !last => {
-                        scratch.mark(r, own, from);
-                        next.push(child);
+            };
+            let (own, other) = if side == 0 {
+                (FORWARD, BACKWARD)
+            } else {
+                (BACKWARD, FORWARD)
+            };
+            // The last layer the limit allows need not be stored: only a meeting matters there.
+            let last = self.depth + 1 == self.max_moves;
+            let mut meeting = None;
+            for index in first..self.frontiers[side].len() {
+                if self.stats.nodes >= self.next_poll {
+                    self.next_poll = stop.next_poll(self.stats.nodes);
+                    if let Some(reason) = stop.check(self.stats.nodes) {
+                        return Some(Err(Stopped {
+                            reason,
+                            stats: self.stats,
+                        }));
                     }
-                    s if s == other => meeting = Some((from, r)),
-                    _ => {}
+                    if slice_end.is_some_and(|end| Instant::now() >= end) {
+                        self.layer = Some((side, index));
+                        return None;
+                    }
                 }
-            });
-            if let Some((near, far)) = meeting {
-                let (fwd, bwd) = if side == 0 { (near, far) } else { (far, near) };
-                let steps = path(scratch, fwd, bwd, start_rank, end_rank);
-                return Ok(Some(Solution { steps, stats }));
+                self.stats.nodes += 1;
+                let pos = self.frontiers[side][index];
+                let from = rank(pos);
+                let next = &mut self.next;
+                for_each_successor(pos, |child| {
+                    if meeting.is_some() {
+                        return;
+                    }
+                    let r = rank(child);
+                    match scratch.side[r as usize] {
+                        UNSEEN if !last => {
+                            scratch.mark(r, own, from);
+                            next.push(child);
+                        }
+                        s if s == other => meeting = Some((from, r)),
+                        _ => {}
+                    }
+                });
+                if let Some((near, far)) = meeting {
+                    let (fwd, bwd) = if side == 0 { (near, far) } else { (far, near) };
+                    let steps = path(scratch, fwd, bwd, start_rank, end_rank);
+                    return Some(Ok(Some(Solution {
+                        steps,
+                        stats: self.stats,
+                    })));
+                }
             }
+            self.layer = None;
+            if self.next.is_empty() {
+                // This side's component is exhausted without meeting the other: unreachable.
+                break;
+            }
+            std::mem::swap(&mut self.frontiers[side], &mut self.next);
+            self.depth += 1;
         }
-        if next.is_empty() {
-            // This side's component is exhausted without meeting the other: unreachable.
-            break;
-        }
-        std::mem::swap(&mut frontiers[side], &mut next);
-        depth += 1;
+        Some(Ok(None))
     }
-    Ok(None)
+}
+
+/// A Solitaire search that runs in time slices, for callers that share threads between many
+/// searches: each [`run`](Self::run) goes on where the last stopped. It owns its marks (a few MB
+/// at most, only the pages it touches), so a caller should bound how many it keeps suspended;
+/// [`solve`] is cheaper for searches that finish at once.
+#[derive(Debug)]
+pub struct SlicedSolitaire {
+    layers: Layers,
+    scratch: Scratch,
+}
+
+impl SlicedSolitaire {
+    /// A search for a shortest way from `start` to `end` of at most `max_moves` moves (nothing
+    /// runs yet).
+    #[must_use]
+    pub fn new(start: &Position, end: &Position, max_moves: u32) -> Self {
+        Self {
+            layers: Layers::new(start.bits(), end.bits(), max_moves),
+            scratch: Scratch::new(),
+        }
+    }
+
+    /// Searches until the answer is known (`Some(Ok)`, as [`solve`]'s), `stop` fires
+    /// (`Some(Err)`), or the first poll after `slice_end` (`None`: call again to go on).
+    ///
+    /// # Errors
+    /// [`Stopped`] when `stop` fires first.
+    pub fn run(
+        &mut self,
+        stop: &Stop,
+        slice_end: Instant,
+    ) -> Option<Result<Option<Solution>, Stopped>> {
+        self.layers.run(&mut self.scratch, stop, Some(slice_end))
+    }
 }
 
 /// The moves of the path start → … → `fwd` → `bwd` → … → end.

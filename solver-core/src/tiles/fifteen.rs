@@ -21,6 +21,7 @@ use super::fsm::{self, MovePruning};
 use super::ida::{self, Heuristic};
 use super::pdb::Pdb;
 pub use super::storage;
+use crate::pace::{Pace, Unpaced};
 use crate::stop::{SearchStats, Stop, Stopped};
 
 /// A split of the 15 tiles into disjoint patterns, one database each.
@@ -79,34 +80,47 @@ static STRONG: OnceLock<PatternDatabases> = OnceLock::new();
 
 /// The databases [`solve`] uses: the installed strong ones if any, else 6-6-3 (built on first
 /// use).
-fn active() -> &'static PatternDatabases {
-    STRONG
-        .get()
-        .unwrap_or_else(|| PDB_663.get_or_init(|| PatternDatabases::build(Partition::P663)))
+fn active(pace: &dyn Pace) -> &'static PatternDatabases {
+    STRONG.get().unwrap_or_else(|| {
+        PDB_663.get_or_init(|| PatternDatabases::build_paced(Partition::P663, all_cores(), pace))
+    })
+}
+
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 /// Gets [`solve`] ready now, so that the first search does not wait: builds the move-pruning
 /// table for the standard goal (about 50 ms) and, unless strong databases are installed, the
 /// 6-6-3 databases (a few seconds). [`solve`] builds what it needs on first use otherwise (the
-/// pruning tables for targets with the blank in another corner, too).
-pub fn warm_up() {
+/// pruning tables for targets with the blank in another corner, too). The build's threads
+/// run under `pace`.
+pub fn warm_up(pace: &dyn Pace) {
     MovePruning::get(Move::ALL, fsm::DEFAULT_LONGEST);
-    if STRONG.get().is_none() {
-        PDB_663.get_or_init(|| PatternDatabases::build(Partition::P663));
-    }
+    active(pace);
 }
 
 /// Builds now what targets with the blank outside the bottom-right corner need, which [`solve`]
 /// otherwise builds on first use: the databases for the three other goals (a few seconds each)
-/// and the move-pruning tables of the turned move orders.
-pub fn warm_up_any_target() {
+/// and the move-pruning tables of the turned move orders. The build's threads run under `pace`.
+pub fn warm_up_any_target(pace: &dyn Pace) {
     for blank in [0, 3, 12, 5, 1, 2] {
         let turn = Turn::normalizing(blank);
         MovePruning::get(turn.order(), fsm::DEFAULT_LONGEST);
         if turn.home != STANDARD_HOME {
-            for_home(turn.home);
+            for_home(turn.home, pace);
         }
     }
+}
+
+/// Whether a search towards `target` with the process-wide databases starts without building
+/// anything first (databases, move-pruning tables).
+#[must_use]
+pub fn is_ready_for(target: &Board4) -> bool {
+    let turn = Turn::normalizing(target.blank());
+    let move_pruning = STRONG.get().or(PDB_663.get()).map(|d| d.move_pruning);
+    let home_ready = turn.home == STANDARD_HOME || home_cell(turn.home).get().is_some();
+    move_pruning.is_some_and(|longest| MovePruning::is_built(turn.order(), longest)) && home_ready
 }
 
 /// Whether [`solve`] can answer without building databases first.
@@ -148,14 +162,15 @@ pub fn solve(
     target: &Board4,
     stop: &Stop,
 ) -> Result<Option<Solution>, FifteenError> {
-    active().solve(start, target, stop)
+    active(&Unpaced).solve(start, target, stop)
 }
 
 /// As [`solve`], with the process-wide databases, as a search that runs in time slices; `None`
-/// when the target cannot be reached.
+/// when the target cannot be reached. Databases missing for this target are built first, on
+/// threads run under `pace`.
 #[must_use]
-pub fn sliced(start: &Board4, target: &Board4) -> Option<SlicedSearch<'static>> {
-    active().sliced(start, target)
+pub fn sliced(start: &Board4, target: &Board4, pace: &dyn Pace) -> Option<SlicedSearch<'static>> {
+    active(pace).sliced(start, target, pace)
 }
 
 /// As [`solve`], splitting the largest iterations over `threads` threads; the same answer.
@@ -168,7 +183,7 @@ pub fn solve_parallel(
     stop: &Stop,
     threads: usize,
 ) -> Result<Option<Solution>, FifteenError> {
-    active().solve_parallel(start, target, stop, threads)
+    active(&Unpaced).solve_parallel(start, target, stop, threads)
 }
 
 /// A set of additive pattern databases that a caller owns (the process-wide one serves
@@ -188,28 +203,33 @@ impl PatternDatabases {
     /// 2 GB of memory for 7-8.
     #[must_use]
     pub fn build(partition: Partition) -> Self {
-        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        Self::build_on(partition, threads)
+        Self::build_on(partition, all_cores())
     }
 
     /// As [`build`](Self::build), on `threads` threads (a server building in the background
     /// may want to leave cores to its searches).
     #[must_use]
     pub fn build_on(partition: Partition, threads: usize) -> Self {
+        Self::build_paced(partition, threads, &Unpaced)
+    }
+
+    /// As [`build_on`](Self::build_on), each thread running under `pace`.
+    #[must_use]
+    pub fn build_paced(partition: Partition, threads: usize, pace: &dyn Pace) -> Self {
         let pdbs = partition
             .patterns()
             .iter()
-            .map(|tiles| Pdb::build_for(tiles, &Board4::goal(), threads.max(1)))
+            .map(|tiles| Pdb::build_for(tiles, &Board4::goal(), threads.max(1), pace))
             .collect();
         Self::from_pdbs(pdbs, partition)
     }
 
     /// 6-6-3-style databases for `goal`: one per region of [`REGIONS`], holding the tiles whose
     /// goal cells lie in it.
-    fn build_for_goal(goal: Board4, threads: usize) -> Self {
+    fn build_for_goal(goal: Board4, threads: usize, pace: &dyn Pace) -> Self {
         let pdbs = region_patterns(&goal)
             .iter()
-            .map(|tiles| Pdb::build_for(tiles, &goal, threads.max(1)))
+            .map(|tiles| Pdb::build_for(tiles, &goal, threads.max(1), pace))
             .collect();
         Self {
             heuristic: Additive::new(pdbs, &goal),
@@ -272,7 +292,7 @@ impl PatternDatabases {
         stop: &Stop,
         threads: usize,
     ) -> Result<Option<Solution>, FifteenError> {
-        let Some(search) = self.prepare(start, target) else {
+        let Some(search) = self.prepare(start, target, &Unpaced) else {
             return Ok(None);
         };
         let (moves, stats) = ida::search(
@@ -295,10 +315,16 @@ impl PatternDatabases {
 
     /// As [`solve`](Self::solve), as a search that runs in time slices ([`SlicedSearch::run`]);
     /// `None` when the target cannot be reached (parity). Building what the target needs
-    /// (pruning tables; databases for a non-corner blank) happens here, on first use.
+    /// (pruning tables; databases for a non-corner blank) happens here, on first use, on
+    /// threads run under `pace`.
     #[must_use]
-    pub fn sliced(&self, start: &Board4, target: &Board4) -> Option<SlicedSearch<'_>> {
-        let prepared = self.prepare(start, target)?;
+    pub fn sliced(
+        &self,
+        start: &Board4,
+        target: &Board4,
+        pace: &dyn Pace,
+    ) -> Option<SlicedSearch<'_>> {
+        let prepared = self.prepare(start, target, pace)?;
         Some(SlicedSearch {
             search: ida::Sliced::new(&prepared.databases.heuristic, prepared.cells),
             prepared,
@@ -307,7 +333,7 @@ impl PatternDatabases {
 
     /// What a search from `start` to `target` runs on: the databases for the target's blank,
     /// the turned move order's pruning, the turn and the renamed start; `None` on parity.
-    fn prepare(&self, start: &Board4, target: &Board4) -> Option<Prepared<'_>> {
+    fn prepare(&self, start: &Board4, target: &Board4, pace: &dyn Pace) -> Option<Prepared<'_>> {
         if !start.can_reach(target) {
             return None;
         }
@@ -315,7 +341,7 @@ impl PatternDatabases {
         let databases = if turn.home == STANDARD_HOME {
             self
         } else {
-            for_home(turn.home)
+            for_home(turn.home, pace)
         };
         let (start, target) = (turn.apply(start), turn.apply(target));
         // Rename tiles so that the turned target is the databases' goal.
@@ -384,6 +410,16 @@ impl SlicedSearch<'_> {
     }
 }
 
+/// Where the databases for the goal with its blank on `home` (not the standard one) are kept.
+fn home_cell(home: usize) -> &'static OnceLock<PatternDatabases> {
+    static BUILT: [OnceLock<PatternDatabases>; 3] = [const { OnceLock::new() }; 3];
+    let index = HOMES[1..]
+        .iter()
+        .position(|&h| h == home)
+        .expect("a non-standard home");
+    &BUILT[index]
+}
+
 /// Where [`Turn::normalizing`] brings a target's blank: one cell of each class of cells under
 /// the board's rotations (corners, centre cells, and two classes of edge cells).
 const HOMES: [usize; 4] = [STANDARD_HOME, 10, 13, 14];
@@ -413,16 +449,10 @@ fn region_patterns(goal: &Board4) -> Vec<Vec<u8>> {
 }
 
 /// The databases for the goal with its blank on `home` (one of [`HOMES`] but the standard one),
-/// built on first use on all cores.
-fn for_home(home: usize) -> &'static PatternDatabases {
-    static BUILT: [OnceLock<PatternDatabases>; 3] = [const { OnceLock::new() }; 3];
-    let index = HOMES[1..]
-        .iter()
-        .position(|&h| h == home)
-        .expect("a non-standard home");
-    BUILT[index].get_or_init(|| {
-        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        PatternDatabases::build_for_goal(Board4::canonical(home), threads)
+/// built on first use on all cores, paced by `pace`.
+fn for_home(home: usize, pace: &dyn Pace) -> &'static PatternDatabases {
+    home_cell(home).get_or_init(|| {
+        PatternDatabases::build_for_goal(Board4::canonical(home), all_cores(), pace)
     })
 }
 

@@ -76,16 +76,24 @@ impl MovePruning {
 
     /// The automaton for `order` and `longest`, built on first use and kept for the process.
     pub(crate) fn get(order: [Move; 4], longest: usize) -> &'static Self {
+        // Built outside the lock: searches with other orders need not wait for this one.
+        Self::cell(order, longest).get_or_init(|| Self::build(order, longest))
+    }
+
+    /// Whether [`get`](Self::get) would answer without building.
+    pub(crate) fn is_built(order: [Move; 4], longest: usize) -> bool {
+        Self::cell(order, longest).get().is_some()
+    }
+
+    fn cell(order: [Move; 4], longest: usize) -> &'static OnceLock<MovePruning> {
         type Built = Mutex<HashMap<([Move; 4], usize), &'static OnceLock<MovePruning>>>;
         static BUILT: OnceLock<Built> = OnceLock::new();
-        let cell = *BUILT
+        BUILT
             .get_or_init(Built::default)
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .entry((order, longest))
-            .or_insert_with(|| Box::leak(Box::default()));
-        // Built outside the lock: searches with other orders need not wait for this one.
-        cell.get_or_init(|| Self::build(order, longest))
+            .or_insert_with(|| Box::leak(Box::default()))
     }
 
     /// The move order the automaton was built for, smallest first.

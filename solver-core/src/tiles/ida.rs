@@ -144,21 +144,18 @@ impl<S: Copy> Sliced<S> {
             let mut search =
                 Search::new(heuristic, pruning, &self.root, stop, self.stats.nodes, None);
             search.slice_end = Some(slice_end);
-            match self.suspended.take() {
+            let (state, blank, fsm) = (self.root.state, self.root.blank, self.root.fsm);
+            let flow = match self.suspended.take() {
                 Some((path, next_bound)) => {
                     search.resume = path;
-                    search.resuming = true;
                     search.next_bound = next_bound;
+                    search.resume(state, blank, 0, self.bound, fsm)
                 }
-                None => self.stats.iterations += 1,
-            }
-            let flow = search.dfs(
-                self.root.state,
-                self.root.blank,
-                0,
-                self.bound,
-                self.root.fsm,
-            );
+                None => {
+                    self.stats.iterations += 1;
+                    search.dfs(state, blank, 0, self.bound, fsm)
+                }
+            };
             self.stats.nodes = search.nodes;
             match flow {
                 Flow::Found => return Some(Ok((search.path, self.stats))),
@@ -352,8 +349,6 @@ struct Search<'a, H: Heuristic> {
     next_poll: u64,
     /// A sliced search suspends at the first poll after this instant.
     slice_end: Option<Instant>,
-    /// Set while a resumed search walks back down `resume` to where it was suspended.
-    resuming: bool,
     /// The path at the suspension being resumed.
     resume: Vec<Move>,
 }
@@ -383,7 +378,6 @@ impl<'a, H: Heuristic> Search<'a, H> {
             split: None,
             next_poll: stop.next_poll(nodes),
             slice_end: None,
-            resuming: false,
             resume: Vec::new(),
         }
     }
@@ -437,26 +431,30 @@ impl<'a, H: Heuristic> Search<'a, H> {
             });
             return Flow::Continue;
         }
-        // A resumed search re-enters the nodes on its old path; the node it was suspended at
-        // was already counted and polled.
-        let mut first = 0;
-        if self.resuming {
-            match self.resume.get(g as usize) {
-                Some(&next) => {
-                    first = self.order.iter().position(|&m| m == next).unwrap_or(0);
-                }
-                None => self.resuming = false,
-            }
-        } else {
-            self.nodes += 1;
-            if self.nodes >= self.next_poll
-                && let Some(flow) = self.poll()
-            {
-                return flow;
-            }
+        self.nodes += 1;
+        if self.nodes >= self.next_poll
+            && let Some(flow) = self.poll()
+        {
+            return flow;
         }
-        let order = self.order;
-        for &mv in &order[first..] {
+        self.expand(state, blank, g, bound, fsm, 0)
+    }
+
+    /// Searches the children of the current node in move order, from the `first`th move on.
+    #[inline(always)]
+    fn expand(
+        &mut self,
+        state: H::State,
+        blank: u8,
+        g: u32,
+        bound: u32,
+        fsm: u32,
+        first: usize,
+    ) -> Flow {
+        for (i, mv) in self.order.into_iter().enumerate() {
+            if i < first {
+                continue;
+            }
             let next_fsm = self.pruning.next(fsm, mv);
             if next_fsm == BLOCKED {
                 continue;
@@ -476,5 +474,34 @@ impl<'a, H: Heuristic> Search<'a, H> {
             self.cells[blank as usize] = 0;
         }
         Flow::Continue
+    }
+
+    /// Walks back down the path a sliced search was suspended on (`self.resume`) and goes on
+    /// from there: each node on it continues with the moves after the one it was in. The node
+    /// it was suspended at was already counted and polled, so it is expanded at once.
+    fn resume(&mut self, state: H::State, blank: u8, g: u32, bound: u32, fsm: u32) -> Flow {
+        let Some(&mv) = self.resume.get(g as usize) else {
+            return self.expand(state, blank, g, bound, fsm, 0);
+        };
+        let first = self
+            .order
+            .iter()
+            .position(|&m| m == mv)
+            .expect("a move of the order");
+        let next_fsm = self.pruning.next(fsm, mv);
+        let to = NEIGHBOURS[blank as usize][mv.index()];
+        let tile = self.cells[to as usize];
+        let child = self.heuristic.moved(&state, tile, to, blank);
+        self.cells[blank as usize] = tile;
+        self.cells[to as usize] = 0;
+        self.path.push(mv);
+        match self.resume(child, to, g + 1, bound, next_fsm) {
+            Flow::Continue => {}
+            done => return done,
+        }
+        self.path.pop();
+        self.cells[to as usize] = tile;
+        self.cells[blank as usize] = 0;
+        self.expand(state, blank, g, bound, fsm, first + 1)
     }
 }

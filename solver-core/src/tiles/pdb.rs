@@ -19,6 +19,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicUsize, Ordering};
 
 use super::board::Board4;
+use crate::pace::Pace;
 
 /// Cells of the board.
 const CELLS: usize = 16;
@@ -192,30 +193,31 @@ fn scatter(x: u16, mut mask: u16) -> u16 {
 }
 
 /// Placements handed to a build thread at a time.
-const CHUNK: usize = 1 << 14;
+const CHUNK: usize = 1 << 12;
 
 impl Pdb {
     /// Builds the database of `tiles` for the standard goal (tile `t` in cell `t - 1`, the
     /// blank in cell 15), on `threads` threads.
     #[cfg(test)]
     pub(crate) fn build(tiles: &[u8], threads: usize) -> Self {
-        Self::build_for(tiles, &Board4::goal(), threads)
+        Self::build_for(tiles, &Board4::goal(), threads, &crate::Unpaced)
     }
 
-    /// Builds the database of `tiles` for the goal board `goal`, on `threads` threads.
-    pub(crate) fn build_for(tiles: &[u8], goal: &Board4, threads: usize) -> Self {
+    /// Builds the database of `tiles` for the goal board `goal`, on `threads` threads paced
+    /// by `pace`.
+    pub(crate) fn build_for(tiles: &[u8], goal: &Board4, threads: usize, pace: &dyn Pace) -> Self {
         let positions = goal.positions();
         let home: Vec<u8> = tiles.iter().map(|&t| positions[t as usize]).collect();
         let blank = goal.blank() as u8;
         let table = match tiles.len() {
-            1 => build_table::<1, AtomicU16>(&home, blank, threads),
-            2 => build_table::<2, AtomicU16>(&home, blank, threads),
-            3 => build_table::<3, AtomicU16>(&home, blank, threads),
-            4 => build_table::<4, AtomicU16>(&home, blank, threads),
-            5 => build_table::<5, AtomicU16>(&home, blank, threads),
-            6 => build_table::<6, AtomicU16>(&home, blank, threads),
-            7 => build_table::<7, AtomicU16>(&home, blank, threads),
-            8 => build_table::<8, AtomicU8>(&home, blank, threads),
+            1 => build_table::<1, AtomicU16>(&home, blank, threads, pace),
+            2 => build_table::<2, AtomicU16>(&home, blank, threads, pace),
+            3 => build_table::<3, AtomicU16>(&home, blank, threads, pace),
+            4 => build_table::<4, AtomicU16>(&home, blank, threads, pace),
+            5 => build_table::<5, AtomicU16>(&home, blank, threads, pace),
+            6 => build_table::<6, AtomicU16>(&home, blank, threads, pace),
+            7 => build_table::<7, AtomicU16>(&home, blank, threads, pace),
+            8 => build_table::<8, AtomicU8>(&home, blank, threads, pace),
             k => panic!("no pattern databases of {k} tiles"),
         };
         Self {
@@ -255,7 +257,12 @@ impl Pdb {
 
 /// Layered BFS over (placement, blank cell) from the goal placement `goal` (home cell of each
 /// slot) with the blank on `goal_blank`; see the module docs.
-fn build_table<const K: usize, M: Masks>(goal: &[u8], goal_blank: u8, threads: usize) -> Table {
+fn build_table<const K: usize, M: Masks>(
+    goal: &[u8],
+    goal_blank: u8,
+    threads: usize,
+    pace: &dyn Pace,
+) -> Table {
     assert_eq!(goal.len(), K);
     let size = placements(K);
     let table: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(u8::MAX)).collect();
@@ -271,7 +278,9 @@ fn build_table<const K: usize, M: Masks>(goal: &[u8], goal_blank: u8, threads: u
         let cursor = AtomicUsize::new(0);
         let work = |_| {
             let mut cells = [0u8; K];
+            let mut turn = pace.enter();
             loop {
+                turn.checkpoint();
                 let begin = cursor.fetch_add(CHUNK, Ordering::Relaxed);
                 if begin >= size {
                     break;
@@ -386,7 +395,7 @@ mod tests {
     fn databases_follow_the_goal_they_are_built_for() {
         // With the blank home on cell 0, tile 1 lives in cell 1 and tile 15 in cell 15.
         let goal = Board4::canonical(0);
-        let pdb = Pdb::build_for(&[1, 15], &goal, 2);
+        let pdb = Pdb::build_for(&[1, 15], &goal, 2, &crate::Unpaced);
         assert_eq!(pdb.get(&[1, 15]), 0);
         assert_eq!(pdb.get(&[0, 15]), 1);
         assert_eq!(pdb.get(&[1, 14]), 1);

@@ -13,10 +13,10 @@ use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
 
 use crate::cache::Cache;
-use crate::compute::Pool;
 use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::pb;
+use crate::scheduler::Scheduler;
 
 pub(crate) use stream::ReplyStream;
 
@@ -29,8 +29,11 @@ pub(crate) struct Shared {
     pub(crate) cache: Cache,
     /// The server's metrics.
     pub(crate) metrics: Arc<Metrics>,
-    /// The bounded pool that runs searches.
-    pub(crate) pool: Pool,
+    /// The one scheduler of CPU work.
+    pub(crate) scheduler: Arc<Scheduler>,
+    /// Solitaire searches running in slices with memory of their own (at most
+    /// [`solitaire::MAX_LONG`]).
+    pub(crate) long_solitaire: Arc<std::sync::atomic::AtomicUsize>,
     /// One permit per stream that may be open.
     pub(crate) streams: Arc<Semaphore>,
     /// Fires when shutdown begins: streams stop reading and finish what they have.

@@ -6,11 +6,10 @@ use std::time::Instant;
 
 use solver_core::{Stop, StopReason, Stopped};
 
-use crate::cache::Cache;
-use crate::compute::Lane;
 use crate::config::{Config, Kind};
 use crate::errors::CaseFailure;
 use crate::metrics::Outcome;
+use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
 
 /// A request either answered on the spot or left for a search.
@@ -18,8 +17,17 @@ use crate::service::Shared;
 pub(crate) enum Prepared<P: Puzzle> {
     /// Answered without a search: bad input, parity, a cache hit.
     Answered(P::Reply),
-    /// Needs the pool.
+    /// Needs CPU time from the scheduler.
     Search(P::Case),
+}
+
+/// How the stream hands a kind's cases to the scheduler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lane {
+    /// One job per case: searches, which may run for seconds in many slices.
+    Search,
+    /// One job for a batch of ready cases: table look-ups of microseconds each.
+    Lookup,
 }
 
 /// One RPC's puzzle: how to read its requests, answer them and shape its replies.
@@ -34,6 +42,8 @@ pub(crate) trait Puzzle: Send + Sync + 'static {
     type Reply: Send + std::fmt::Debug + 'static;
     /// A validated case.
     type Case: Send + std::fmt::Debug + 'static;
+    /// A case being worked on, kept between time slices.
+    type Work: Send + 'static;
 
     /// Validates `request` and answers it at once when no search is needed.
     fn prepare(request: Self::Request, shared: &Shared) -> Prepared<Self>
@@ -41,8 +51,16 @@ pub(crate) trait Puzzle: Send + Sync + 'static {
         Self: Sized;
     /// The `id` of a case.
     fn case_id(case: &Self::Case) -> u64;
-    /// Solves a case (blocking, on a pool thread) and caches what it learns.
-    fn solve(case: Self::Case, limits: &CaseLimits, cache: &Cache) -> Self::Reply;
+    /// Work on a case, not started yet.
+    fn begin(case: Self::Case) -> Self::Work;
+    /// Works on a case for one time slice (on a worker thread): its reply when done, caching
+    /// what it learns; [`Progress::Pending`] when the slice ran out first.
+    fn step(
+        work: &mut Self::Work,
+        limits: &CaseLimits,
+        shared: &Shared,
+        slice: &Slice<'_>,
+    ) -> Progress<Self::Reply>;
     /// The reply for a case that got no answer.
     fn failed(failure: CaseFailure) -> Self::Reply;
     /// How a reply ended, for metrics.
@@ -63,9 +81,6 @@ pub(crate) struct CaseLimits {
     pub(crate) call_deadline: Option<Instant>,
     /// The server's configuration (time limit, node budgets).
     pub(crate) config: Arc<Config>,
-    /// The search lane's semaphore: its free permits are idle cores a hard 15-puzzle search may
-    /// borrow for its last iterations.
-    pub(crate) search_slots: Arc<tokio::sync::Semaphore>,
 }
 
 /// A case's [`Stop`] and what it was built from, to explain a stop afterwards.
@@ -77,12 +92,14 @@ pub(crate) struct CaseStop {
     case_deadline: Instant,
 }
 
-impl CaseLimits {
-    /// Threads for a search starting now: its own, plus every idle search slot.
-    pub(crate) fn search_threads(&self) -> usize {
-        1 + self.search_slots.available_permits()
+impl CaseStop {
+    /// The node budget that applies to the case, if any.
+    pub(crate) fn node_budget(&self) -> Option<u64> {
+        self.node_budget
     }
+}
 
+impl CaseLimits {
     /// Whether the stream has been cancelled.
     pub(crate) fn is_cancelled(&self) -> bool {
         self.cancelled.load(Ordering::Relaxed)

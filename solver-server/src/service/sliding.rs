@@ -1,18 +1,19 @@
 //! The two sliding-tile RPCs: `SolveEight` (table look-ups, batched) and `SolveFifteen`
 //! (IDA* searches, one pool job per case).
 
+use solver_core::fifteen::{self, SlicedSearch};
 use solver_core::format_moves;
 
-use crate::cache::{Answer, Cache, CacheKey};
-use crate::compute::Lane;
+use crate::cache::{Answer, CacheKey};
 use crate::config::Kind;
 use crate::convert::{self, SlidingCase};
 use crate::engine;
 use crate::errors::CaseFailure;
 use crate::metrics::Outcome;
 use crate::pb::{self, sliding_reply};
+use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
-use crate::service::puzzle::{CaseLimits, Prepared, Puzzle};
+use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Prepared, Puzzle};
 
 /// `SolveEight`.
 #[derive(Debug)]
@@ -21,6 +22,13 @@ pub(crate) struct Eight;
 /// `SolveFifteen`.
 #[derive(Debug)]
 pub(crate) struct Fifteen;
+
+/// A 15-puzzle case and, once started, its search in slices with its stop check.
+#[derive(Debug)]
+pub(crate) struct FifteenWork {
+    case: SlidingCase<4>,
+    search: Option<(SlicedSearch<'static>, CaseStop)>,
+}
 
 /// Validation, parity and the cache: everything that needs no search.
 fn prepare<const W: usize, P>(
@@ -64,6 +72,7 @@ impl Puzzle for Eight {
     type Request = pb::SlidingRequest;
     type Reply = pb::SlidingReply;
     type Case = SlidingCase<3>;
+    type Work = SlidingCase<3>;
 
     /// Validation and parity only: a 3×3 answer is a table look-up, no dearer than a cache
     /// look-up, so 3×3 cases are never cached (nor counted as cache misses).
@@ -81,8 +90,17 @@ impl Puzzle for Eight {
         case.id
     }
 
-    fn solve(case: Self::Case, _limits: &CaseLimits, _cache: &Cache) -> pb::SlidingReply {
-        match engine::solve_eight(&case.start, &case.target) {
+    fn begin(case: Self::Case) -> Self::Work {
+        case
+    }
+
+    fn step(
+        case: &mut Self::Case,
+        _limits: &CaseLimits,
+        _shared: &Shared,
+        _slice: &Slice<'_>,
+    ) -> Progress<pb::SlidingReply> {
+        Progress::Done(match engine::solve_eight(&case.start, &case.target) {
             Some(moves) => convert::sliding_solved(
                 case.id,
                 format_moves(&moves),
@@ -90,7 +108,7 @@ impl Puzzle for Eight {
                 convert::no_search("table"),
             ),
             None => convert::sliding_unsolvable(case.id),
-        }
+        })
     }
 
     fn failed(failure: CaseFailure) -> pb::SlidingReply {
@@ -108,6 +126,7 @@ impl Puzzle for Fifteen {
     type Request = pb::SlidingRequest;
     type Reply = pb::SlidingReply;
     type Case = SlidingCase<4>;
+    type Work = FifteenWork;
 
     fn prepare(request: pb::SlidingRequest, shared: &Shared) -> Prepared<Self> {
         prepare(&request, shared, |case| {
@@ -119,16 +138,42 @@ impl Puzzle for Fifteen {
         case.id
     }
 
-    fn solve(case: Self::Case, limits: &CaseLimits, cache: &Cache) -> pb::SlidingReply {
-        let stop = limits.stop(case.node_budget);
-        match engine::solve_fifteen(
-            &case.start,
-            &case.target,
-            &stop.stop,
-            limits.search_threads(),
-        ) {
-            Ok(Some(found)) => {
-                cache.insert_path(case.start, case.target, &found.moves);
+    fn begin(case: Self::Case) -> FifteenWork {
+        FifteenWork { case, search: None }
+    }
+
+    fn step(
+        work: &mut FifteenWork,
+        limits: &CaseLimits,
+        shared: &Shared,
+        slice: &Slice<'_>,
+    ) -> Progress<pb::SlidingReply> {
+        let case = &work.case;
+        let (search, stop) = match &mut work.search {
+            Some(started) => started,
+            empty => {
+                let stop = limits.stop(case.node_budget);
+                // Tables this target still lacks are built with the worker's token lent to the
+                // build's own paced threads.
+                let search = if engine::fifteen_ready_for(&case.target) {
+                    engine::start_fifteen(&case.start, &case.target, &solver_core::Unpaced)
+                } else {
+                    slice.lend(|pacer| engine::start_fifteen(&case.start, &case.target, pacer))
+                };
+                let Some(search) = search else {
+                    return Progress::Done(convert::sliding_unsolvable(case.id));
+                };
+                empty.insert((search, stop))
+            }
+        };
+        let Some(result) = search.run(&stop.stop, slice.end) else {
+            return Progress::Pending;
+        };
+        Progress::Done(match result {
+            Ok(found) => {
+                shared
+                    .cache
+                    .insert_path(case.start, case.target, &found.moves);
                 convert::sliding_solved(
                     case.id,
                     format_moves(&found.moves),
@@ -136,9 +181,10 @@ impl Puzzle for Fifteen {
                     convert::stats(found.stats, found.method),
                 )
             }
-            Ok(None) => convert::sliding_unsolvable(case.id),
-            Err(stopped) => convert::sliding_failed(limits.failure(case.id, &stop, stopped)),
-        }
+            Err(fifteen::FifteenError::Stopped(stopped)) => {
+                convert::sliding_failed(limits.failure(case.id, stop, stopped))
+            }
+        })
     }
 
     fn failed(failure: CaseFailure) -> pb::SlidingReply {

@@ -14,16 +14,15 @@ use std::time::{Duration, Instant};
 use futures::{FutureExt as _, Stream, StreamExt as _};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio_stream::wrappers::ReceiverStream;
-use tokio_util::sync::CancellationToken;
 use tonic::metadata::MetadataMap;
 use tonic::{Request, Response, Status};
 use tracing::Instrument as _;
 
-use crate::compute::{JobError, Lane};
 use crate::errors::{CaseFailure, StreamEnd};
 use crate::metrics::KindMetrics;
+use crate::scheduler::{FlowId, JobError, Progress};
 use crate::service::Shared;
-use crate::service::puzzle::{CaseLimits, Prepared, Puzzle};
+use crate::service::puzzle::{CaseLimits, Lane, Prepared, Puzzle};
 
 /// The reply half of a stream, as tonic wants it.
 pub(crate) type ReplyStream<R> = ReceiverStream<Result<R, Status>>;
@@ -34,9 +33,9 @@ struct StreamCtx<P: Puzzle> {
     tx: mpsc::Sender<Result<P::Reply, Status>>,
     /// One permit per case that may be in flight.
     window: Semaphore,
-    /// Fires when the stream ends early; pool jobs waiting for a slot give up.
-    cancel: CancellationToken,
     limits: CaseLimits,
+    /// The stream's share of the CPU.
+    flow: FlowId,
 }
 
 impl<P: Puzzle> StreamCtx<P> {
@@ -59,7 +58,6 @@ impl<P: Puzzle> StreamCtx<P> {
     /// Stops every search of the stream.
     fn cancel(&self) {
         self.limits.cancelled.store(true, Ordering::Relaxed);
-        self.cancel.cancel();
     }
 }
 
@@ -86,13 +84,12 @@ where
         shared: Arc::clone(shared),
         tx,
         window: Semaphore::new(window),
-        cancel: CancellationToken::new(),
         limits: CaseLimits {
             cancelled: Arc::new(AtomicBool::new(false)),
             call_deadline: timeout.map(|t| Instant::now() + t),
             config: Arc::clone(&shared.config),
-            search_slots: shared.pool.idle_search_slots(),
         },
+        flow: shared.scheduler.flow(),
     });
     let span = tracing::info_span!("stream", kind = %P::KIND, peer = ?peer, timeout = ?timeout);
     tokio::spawn(run(ctx, request.into_inner(), timeout, permit).instrument(span));
@@ -130,6 +127,15 @@ async fn run<P, S>(
         end = read_loop(&ctx, incoming) => end,
     };
     ctx.cancel();
+    // A case stopped by the call's deadline answers in band, and the stream may then close
+    // before the timer above fires: the call still ends DEADLINE_EXCEEDED.
+    let end = end.or_else(|| {
+        let passed = ctx
+            .limits
+            .call_deadline
+            .is_some_and(|d| Instant::now() >= d);
+        passed.then(|| StreamEnd::Deadline(timeout.unwrap_or_default()))
+    });
     if let Some(end) = end {
         if ctx.tx.is_closed() {
             // The client already left (a cancel shows up as a request-stream error).
@@ -225,11 +231,11 @@ async fn dispatch<P: Puzzle>(
     batch: &mut Vec<P::Request>,
     received: Instant,
 ) {
-    ctx.metrics()
-        .in_flight
-        .inc_by(i64::try_from(batch.len()).unwrap_or(i64::MAX));
     let mut lookups = Vec::new();
     for request in batch.drain(..) {
+        // Counted one by one: if the client leaves while this loop waits to send, the stream's
+        // task is dropped here, and cases not reached were never counted.
+        ctx.metrics().in_flight.inc();
         match P::prepare(request, &ctx.shared) {
             Prepared::Answered(reply) => ctx.reply(reply, received).await,
             Prepared::Search(case) => match P::LANE {
@@ -243,7 +249,7 @@ async fn dispatch<P: Puzzle>(
     }
 }
 
-/// Decrements a gauge when dropped, even if the work panics.
+/// Decrements a gauge when dropped: when the work finishes, panics or is abandoned.
 struct Running(prometheus_client::metrics::gauge::Gauge, i64);
 
 impl Drop for Running {
@@ -252,32 +258,42 @@ impl Drop for Running {
     }
 }
 
-/// Solves `cases` in one pool job, then sends their replies.
+/// Works on `cases` in one scheduler job of the stream's flow, then sends their replies.
 fn spawn_job<P: Puzzle>(ctx: &Arc<StreamCtx<P>>, cases: Vec<P::Case>, received: Instant) {
     let ctx = Arc::clone(ctx);
     tokio::spawn(async move {
         let ids: Vec<u64> = cases.iter().map(P::case_id).collect();
         let job = Arc::clone(&ctx);
+        let mut work: Vec<(u64, P::Work)> = cases
+            .into_iter()
+            .map(|case| (P::case_id(&case), P::begin(case)))
+            .collect();
+        let mut replies = Vec::with_capacity(work.len());
+        let mut running = None;
         let result = ctx
             .shared
-            .pool
-            .run(P::LANE, &ctx.cancel, move || {
-                let searching = job.metrics().searching.clone();
-                let count = i64::try_from(cases.len()).unwrap_or(i64::MAX);
-                searching.inc_by(count);
-                let _running = Running(searching, count);
-                cases
-                    .into_iter()
-                    .map(|case| {
-                        if job.limits.is_cancelled() {
-                            P::failed(CaseFailure::Cancelled {
-                                id: P::case_id(&case),
-                            })
-                        } else {
-                            P::solve(case, &job.limits, &job.shared.cache)
+            .scheduler
+            .run(ctx.flow, move |slice| {
+                let running = running.get_or_insert_with(|| {
+                    let searching = job.metrics().searching.clone();
+                    let count = i64::try_from(work.len()).unwrap_or(i64::MAX);
+                    searching.inc_by(count);
+                    Running(searching, count)
+                });
+                while let Some((id, case)) = work.get_mut(replies.len()) {
+                    let reply = if job.limits.is_cancelled() {
+                        P::failed(CaseFailure::Cancelled { id: *id })
+                    } else {
+                        match P::step(case, &job.limits, &job.shared, slice) {
+                            Progress::Done(reply) => reply,
+                            Progress::Pending => return Progress::Pending,
                         }
-                    })
-                    .collect::<Vec<_>>()
+                    };
+                    replies.push(reply);
+                    running.0.dec();
+                    running.1 -= 1;
+                }
+                Progress::Done(std::mem::take(&mut replies))
             })
             .await;
         match result {
@@ -292,7 +308,7 @@ fn spawn_job<P: Puzzle>(ctx: &Arc<StreamCtx<P>>, cases: Vec<P::Case>, received: 
                 }
                 for id in ids {
                     let failure = match &err {
-                        JobError::Cancelled => CaseFailure::Cancelled { id },
+                        JobError::Closed => CaseFailure::Cancelled { id },
                         JobError::Panicked(message) => CaseFailure::Internal {
                             id,
                             message: message.clone(),

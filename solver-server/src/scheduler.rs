@@ -1,0 +1,646 @@
+//! The one scheduler of the server's CPU work: every search of every kind, every batch of 3×3
+//! look-ups and every database build runs under it, on a fixed budget of `workers` CPU tokens.
+//!
+//! **Design: processor sharing by round robin over flows, with preemptible work.** A flow is one
+//! stream (so one client cannot take more than its turn however many cases it sends) or one
+//! background job. Work waits in its flow's queue; whenever a token is free the next flow in
+//! the ring gets it for one *quantum* ([`QUANTUM`]); work that is not done by then is
+//! suspended at its next poll and goes back to the end of its flow's queue, and the flow to
+//! the end of the ring. Long searches are therefore preempted, never run to completion ahead of
+//! others: a cheap case waits for at most about one quantum per busy flow (divided by the number
+//! of tokens), whatever else is running. Within a flow, work that has not run yet and work that
+//! has take turns, so a stream's cheap case is not stuck behind that stream's own hard ones.
+//!
+//! Plain round robin rather than deficit round robin: DRR exists to charge flows for work of
+//! unbounded, uneven size (packets); here every turn is bounded by the quantum plus one poll
+//! interval, so turns are already nearly equal and a deficit counter would change little.
+//!
+//! Two kinds of work wait for tokens: *tasks*, sliced state machines run by the worker threads
+//! (searches resume where they stopped, so a suspended search costs no thread), and *threads*
+//! of a build that hold a token while they work and give it back at checkpoints when others
+//! wait ([`Token::checkpoint`]).
+
+use std::collections::{HashMap, VecDeque};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use tokio::sync::oneshot;
+
+use crate::metrics::Metrics;
+
+/// How long a piece of work runs before it yields to others that wait: short enough that a
+/// cheap case waits milliseconds behind any number of hard ones, long enough that suspending
+/// and resuming a search (microseconds) costs well under one percent.
+pub(crate) const QUANTUM: Duration = Duration::from_millis(1);
+
+/// A share of the CPU: one stream, or one background job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct FlowId(u64);
+
+/// How far a task got in one slice.
+#[derive(Debug)]
+pub(crate) enum Progress<T> {
+    /// Finished with this result.
+    Done(T),
+    /// Not finished: run me again later.
+    Pending,
+}
+
+/// Why a job produced no result.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum JobError {
+    /// The scheduler was shut down before the job finished.
+    #[error("the server is shutting down")]
+    Closed,
+    /// The work panicked.
+    #[error("the solver panicked: {0}")]
+    Panicked(String),
+}
+
+/// One slice of CPU time, as a task sees it.
+#[derive(Debug)]
+pub(crate) struct Slice<'a> {
+    /// Work should suspend at its first poll after this instant.
+    pub(crate) end: Instant,
+    core: &'a Core,
+    flow: FlowId,
+}
+
+impl Slice<'_> {
+    /// Runs `work` (a build with threads of its own, paced by [`Token`]s of this task's flow)
+    /// after handing this worker's token back, and takes a token again afterwards: the worker
+    /// does not hold a share of the CPU while it only waits.
+    pub(crate) fn lend<R>(&self, work: impl FnOnce(&Pacer<'_>) -> R) -> R {
+        self.core.release();
+        let result = work(&self.core.pacer(self.flow));
+        // The worker holds this token again; its loop gives it back.
+        std::mem::forget(self.core.acquire(self.flow));
+        result
+    }
+}
+
+/// A sliced piece of work in a queue.
+trait Task: Send {
+    /// Runs one slice; true when the task is finished (its result delivered).
+    fn run(&mut self, slice: &Slice<'_>) -> bool;
+    /// Whether nobody waits for the result any more (the task is dropped unrun).
+    fn abandoned(&self) -> bool;
+}
+
+struct Job<T, F> {
+    work: F,
+    result: Option<oneshot::Sender<Result<T, JobError>>>,
+}
+
+impl<T, F> Task for Job<T, F>
+where
+    T: Send,
+    F: FnMut(&Slice<'_>) -> Progress<T> + Send,
+{
+    fn run(&mut self, slice: &Slice<'_>) -> bool {
+        let outcome = match catch_unwind(AssertUnwindSafe(|| (self.work)(slice))) {
+            Ok(Progress::Pending) => return false,
+            Ok(Progress::Done(value)) => Ok(value),
+            Err(panic) => Err(JobError::Panicked(panic_message(&panic))),
+        };
+        if let Some(tx) = self.result.take() {
+            let _ = tx.send(outcome);
+        }
+        true
+    }
+
+    fn abandoned(&self) -> bool {
+        self.result.as_ref().is_none_or(oneshot::Sender::is_closed)
+    }
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned())
+}
+
+/// A thread waiting for a token.
+#[derive(Debug, Default)]
+struct Grant {
+    granted: Mutex<bool>,
+    cv: Condvar,
+}
+
+impl Grant {
+    fn give(&self) {
+        *self.granted.lock().expect("grant lock") = true;
+        self.cv.notify_one();
+    }
+
+    fn wait(&self) {
+        let mut granted = self.granted.lock().expect("grant lock");
+        while !*granted {
+            granted = self.cv.wait(granted).expect("grant lock");
+        }
+    }
+}
+
+enum Waiter {
+    Task(Box<dyn Task>),
+    Thread(Arc<Grant>),
+}
+
+/// One flow's waiting work: what has not run yet and what has, taking turns.
+#[derive(Default)]
+struct FlowQueue {
+    fresh: VecDeque<Waiter>,
+    started: VecDeque<Waiter>,
+    started_next: bool,
+}
+
+impl FlowQueue {
+    fn pop(&mut self) -> Option<Waiter> {
+        let started_first = self.started_next || self.fresh.is_empty();
+        self.started_next = !started_first;
+        if started_first {
+            self.started.pop_front().or_else(|| self.fresh.pop_front())
+        } else {
+            self.fresh.pop_front()
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.fresh.is_empty() && self.started.is_empty()
+    }
+}
+
+struct State {
+    /// Tokens nobody holds.
+    free: usize,
+    /// Flows with waiting work, in turn order.
+    ring: VecDeque<FlowId>,
+    flows: HashMap<FlowId, FlowQueue>,
+    /// Tasks granted a token, for the next idle worker thread.
+    ready: VecDeque<(FlowId, Box<dyn Task>)>,
+    /// Work waiting for a token (tasks and threads).
+    waiting: usize,
+    closed: bool,
+}
+
+struct Core {
+    state: Mutex<State>,
+    /// Signals worker threads that `ready` has a task (or the scheduler closed).
+    work: Condvar,
+    next_flow: AtomicU64,
+    metrics: Arc<Metrics>,
+}
+
+/// The scheduler: a handle shared by the server; the worker threads stop when it is dropped.
+pub(crate) struct Scheduler {
+    core: Arc<Core>,
+    workers: usize,
+}
+
+impl std::fmt::Debug for Core {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Core").finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for Scheduler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scheduler")
+            .field("workers", &self.workers)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Scheduler {
+    /// A scheduler of `workers` tokens, with as many worker threads.
+    pub(crate) fn new(workers: usize, metrics: Arc<Metrics>) -> Self {
+        let workers = workers.max(1);
+        let core = Arc::new(Core {
+            state: Mutex::new(State {
+                free: workers,
+                ring: VecDeque::new(),
+                flows: HashMap::new(),
+                ready: VecDeque::new(),
+                waiting: 0,
+                closed: false,
+            }),
+            work: Condvar::new(),
+            next_flow: AtomicU64::new(0),
+            metrics,
+        });
+        for n in 0..workers {
+            let core = Arc::clone(&core);
+            std::thread::Builder::new()
+                .name(format!("solver-worker-{n}"))
+                .spawn(move || worker(&core))
+                .expect("cannot start a worker thread");
+        }
+        core.metrics
+            .scheduler_workers
+            .set(i64::try_from(workers).unwrap_or(i64::MAX));
+        Self { core, workers }
+    }
+
+    /// The number of tokens.
+    pub(crate) fn workers(&self) -> usize {
+        self.workers
+    }
+
+    /// A new flow (a stream, a background job).
+    pub(crate) fn flow(&self) -> FlowId {
+        FlowId(self.core.next_flow.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Runs `work` in slices under `flow` until it is done, and returns its result. Dropping the
+    /// returned future abandons the work: it is dropped at its next turn, unrun.
+    pub(crate) async fn run<T, F>(&self, flow: FlowId, work: F) -> Result<T, JobError>
+    where
+        T: Send + 'static,
+        F: FnMut(&Slice<'_>) -> Progress<T> + Send + 'static,
+    {
+        let (tx, rx) = oneshot::channel();
+        let job = Job {
+            work,
+            result: Some(tx),
+        };
+        {
+            let mut state = self.core.lock();
+            if state.closed {
+                return Err(JobError::Closed);
+            }
+            enqueue(&mut state, flow, Waiter::Task(Box::new(job)), false);
+            self.core.dispatch(&mut state);
+        }
+        rx.await.unwrap_or(Err(JobError::Closed))
+    }
+}
+
+impl Core {
+    /// Blocks the calling thread until `flow` gets a token.
+    fn acquire(&self, flow: FlowId) -> Token<'_> {
+        let grant = Arc::new(Grant::default());
+        {
+            let mut state = self.lock();
+            if state.free > 0 && state.ring.is_empty() {
+                state.free -= 1;
+                self.gauge(&state);
+                return Token::new(self, flow);
+            }
+            enqueue(&mut state, flow, Waiter::Thread(Arc::clone(&grant)), false);
+            self.dispatch(&mut state);
+        }
+        grant.wait();
+        Token::new(self, flow)
+    }
+
+    /// A pacer for build threads of `flow`.
+    fn pacer(&self, flow: FlowId) -> Pacer<'_> {
+        Pacer { core: self, flow }
+    }
+
+    /// Gives one token back.
+    fn release(&self) {
+        let mut state = self.lock();
+        state.free += 1;
+        self.dispatch(&mut state);
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().expect("scheduler lock")
+    }
+
+    /// Hands free tokens to the flows in turn.
+    fn dispatch(&self, state: &mut State) {
+        dispatch(self, state);
+    }
+
+    fn gauge(&self, state: &State) {
+        gauge(self, state);
+    }
+}
+
+impl Drop for Scheduler {
+    fn drop(&mut self) {
+        let mut state = self.core.lock();
+        state.closed = true;
+        // Queued work is dropped: its waiters get `Closed`.
+        state.ready.clear();
+        state.flows.clear();
+        state.ring.clear();
+        state.waiting = 0;
+        self.core.gauge(&state);
+        drop(state);
+        self.core.work.notify_all();
+    }
+}
+
+fn enqueue(state: &mut State, flow: FlowId, waiter: Waiter, started: bool) {
+    let queue = state
+        .flows
+        .entry(flow)
+        .or_default();
+    if queue.is_empty() {
+        state.ring.push_back(flow);
+    }
+    if started {
+        queue.started.push_back(waiter);
+    } else {
+        queue.fresh.push_back(waiter);
+    }
+    state.waiting += 1;
+}
+
+fn dispatch(inner: &Core, state: &mut State) {
+    while state.free > 0 {
+        let Some(flow) = state.ring.pop_front() else {
+            break;
+        };
+        let queue = state
+            .flows
+            .get_mut(&flow)
+            .expect("a flow in the ring has a queue");
+        let waiter = queue.pop().expect("a flow in the ring has waiting work");
+        if queue.is_empty() {
+            state.flows.remove(&flow);
+        } else {
+            state.ring.push_back(flow);
+        }
+        state.waiting -= 1;
+        match waiter {
+            Waiter::Task(task) => {
+                if task.abandoned() {
+                    continue;
+                }
+                state.free -= 1;
+                state.ready.push_back((flow, task));
+                inner.work.notify_one();
+            }
+            Waiter::Thread(grant) => {
+                state.free -= 1;
+                grant.give();
+            }
+        }
+    }
+    gauge(inner, state);
+}
+
+fn gauge(inner: &Core, state: &State) {
+    let workers = inner.metrics.scheduler_workers.get();
+    inner
+        .metrics
+        .scheduler_waiting
+        .set(i64::try_from(state.waiting + state.ready.len()).unwrap_or(i64::MAX));
+    inner
+        .metrics
+        .scheduler_busy
+        .set(workers - i64::try_from(state.free).unwrap_or(i64::MAX));
+}
+
+/// A worker thread: runs granted tasks one slice at a time.
+fn worker(core: &Core) {
+    let mut state = core.lock();
+    loop {
+        while state.ready.is_empty() && !state.closed {
+            state = core.work.wait(state).expect("scheduler lock");
+        }
+        if state.closed {
+            break;
+        }
+        let (flow, mut task) = state.ready.pop_front().expect("a ready task");
+        drop(state);
+        let finished = loop {
+            let slice = Slice {
+                end: Instant::now() + QUANTUM,
+                core,
+                flow,
+            };
+            if task.run(&slice) {
+                break true;
+            }
+            core.metrics.scheduler_preempted.inc();
+            // Nobody else waits: keep the token and go on.
+            let state = core.lock();
+            if !state.ring.is_empty() || state.closed {
+                break false;
+            }
+        };
+        state = core.lock();
+        if !finished && !state.closed {
+            enqueue(&mut state, flow, Waiter::Task(task), true);
+        }
+        state.free += 1;
+        core.dispatch(&mut state);
+    }
+}
+
+/// A token held by a build thread; given back when dropped.
+#[derive(Debug)]
+pub(crate) struct Token<'a> {
+    core: &'a Core,
+    flow: FlowId,
+    since: Instant,
+}
+
+impl<'a> Token<'a> {
+    fn new(core: &'a Core, flow: FlowId) -> Self {
+        Self {
+            core,
+            flow,
+            since: Instant::now(),
+        }
+    }
+
+    /// Yields the token to waiting work once this thread has had its quantum, and waits for its
+    /// next turn.
+    pub(crate) fn checkpoint(&mut self) {
+        if self.since.elapsed() < QUANTUM {
+            return;
+        }
+        let grant = Arc::new(Grant::default());
+        {
+            let mut state = self.core.lock();
+            if state.ring.is_empty() {
+                drop(state);
+                self.since = Instant::now();
+                return;
+            }
+            enqueue(
+                &mut state,
+                self.flow,
+                Waiter::Thread(Arc::clone(&grant)),
+                true,
+            );
+            state.free += 1;
+            self.core.dispatch(&mut state);
+        }
+        grant.wait();
+        self.since = Instant::now();
+    }
+}
+
+impl Drop for Token<'_> {
+    fn drop(&mut self) {
+        self.core.release();
+    }
+}
+
+/// Paces the threads of a build: each holds a token of the build's flow while it works.
+#[derive(Debug)]
+pub(crate) struct Pacer<'a> {
+    core: &'a Core,
+    flow: FlowId,
+}
+
+impl solver_core::Pace for Pacer<'_> {
+    fn enter(&self) -> Box<dyn solver_core::Turn + '_> {
+        Box::new(self.core.acquire(self.flow))
+    }
+}
+
+impl solver_core::Turn for Token<'_> {
+    fn checkpoint(&mut self) {
+        Token::checkpoint(self);
+    }
+}
+
+/// Runs `work` on a thread of its own that holds tokens of a new flow through `Pacer`: for
+/// builds outside any case (warm-up, background databases).
+pub(crate) async fn run_paced<T: Send + 'static>(
+    scheduler: &Arc<Scheduler>,
+    work: impl FnOnce(&Pacer<'_>) -> T + Send + 'static,
+) -> Result<T, JobError> {
+    let scheduler = Arc::clone(scheduler);
+    tokio::task::spawn_blocking(move || {
+        let flow = scheduler.flow();
+        work(&scheduler.core.pacer(flow))
+    })
+    .await
+    .map_err(|err| JobError::Panicked(err.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    fn scheduler(workers: usize) -> Arc<Scheduler> {
+        Arc::new(Scheduler::new(workers, Arc::new(Metrics::new())))
+    }
+
+    /// Work that burns `slices` quanta, one per slice.
+    fn spin(slices: u32) -> impl FnMut(&Slice<'_>) -> Progress<u32> + Send + 'static {
+        let mut done = 0;
+        move |slice| {
+            while Instant::now() < slice.end {
+                std::hint::spin_loop();
+            }
+            done += 1;
+            if done == slices {
+                Progress::Done(done)
+            } else {
+                Progress::Pending
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn bounds_concurrency() {
+        let scheduler = scheduler(2);
+        let running = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        let jobs: Vec<_> = (0..8)
+            .map(|_| {
+                let (scheduler, running, peak) = (
+                    Arc::clone(&scheduler),
+                    Arc::clone(&running),
+                    Arc::clone(&peak),
+                );
+                tokio::spawn(async move {
+                    let flow = scheduler.flow();
+                    scheduler
+                        .run(flow, move |_| {
+                            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                            peak.fetch_max(now, Ordering::SeqCst);
+                            std::thread::sleep(Duration::from_millis(5));
+                            running.fetch_sub(1, Ordering::SeqCst);
+                            Progress::Done(())
+                        })
+                        .await
+                })
+            })
+            .collect();
+        for job in jobs {
+            job.await.unwrap().unwrap();
+        }
+        assert_eq!(peak.load(Ordering::SeqCst), 2);
+    }
+
+    /// A short job finishes while long ones of other flows are still running: they are
+    /// preempted, not run to completion first.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn short_work_is_not_stuck_behind_long_work() {
+        let scheduler = scheduler(1);
+        let long: Vec<_> = (0..3)
+            .map(|_| {
+                let scheduler = Arc::clone(&scheduler);
+                tokio::spawn(async move {
+                    let flow = scheduler.flow();
+                    scheduler.run(flow, spin(400)).await
+                })
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let flow = scheduler.flow();
+        scheduler.run(flow, spin(1)).await.unwrap();
+        for job in &long {
+            assert!(
+                !job.is_finished(),
+                "a long job finished before the short one"
+            );
+        }
+        for job in long {
+            assert_eq!(job.await.unwrap().unwrap(), 400);
+        }
+    }
+
+    #[tokio::test]
+    async fn panics_are_reported() {
+        let scheduler = scheduler(1);
+        let flow = scheduler.flow();
+        let result = scheduler
+            .run(flow, |_| -> Progress<u8> { panic!("boom") })
+            .await;
+        assert!(matches!(result, Err(JobError::Panicked(m)) if m == "boom"));
+        // The worker survived.
+        assert_eq!(scheduler.run(flow, |_| Progress::Done(7)).await.unwrap(), 7);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn paced_threads_share_the_tokens() {
+        let scheduler = scheduler(1);
+        let builder = Arc::clone(&scheduler);
+        let build = tokio::spawn(async move {
+            run_paced(&builder, |pacer| {
+                let mut turn = solver_core::Pace::enter(pacer);
+                let started = Instant::now();
+                while started.elapsed() < Duration::from_millis(300) {
+                    turn.checkpoint();
+                }
+            })
+            .await
+        });
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        // The one token is the build's, but it yields at its checkpoints.
+        let flow = scheduler.flow();
+        scheduler.run(flow, spin(1)).await.unwrap();
+        assert!(!build.is_finished());
+        build.await.unwrap().unwrap();
+        let state = scheduler.core.lock();
+        assert_eq!(state.free, 1);
+        assert_eq!(state.waiting, 0);
+    }
+}
