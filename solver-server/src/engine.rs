@@ -119,14 +119,16 @@ pub(crate) fn fifteen_ready_for(target: &Board4) -> bool {
     fifteen::is_ready_for(target)
 }
 
+/// Builds what a 15-puzzle search towards `target` needs (blocking: seconds when databases
+/// are missing), on threads run under `pace`.
+pub(crate) fn prepare_fifteen(target: &Board4, pace: &dyn Pace) {
+    fifteen::warm_up_for(target, pace);
+}
+
 /// A 15-puzzle search from `start` to `target` that runs in time slices, `None` when unsolvable.
-/// Builds what the target needs first if it is missing, on threads run under `pace`.
-pub(crate) fn start_fifteen(
-    start: &Board4,
-    target: &Board4,
-    pace: &dyn Pace,
-) -> Option<SlicedSearch<'static>> {
-    fifteen::sliced(start, target, pace)
+/// Call it once [`fifteen_ready_for`] the target: it would build what is missing otherwise.
+pub(crate) fn start_fifteen(start: &Board4, target: &Board4) -> Option<SlicedSearch<'static>> {
+    fifteen::sliced(start, target, &solver_core::Unpaced)
 }
 
 /// A shortest way from `start` to `end` within `max_moves` and the work done, `Ok(None)` when

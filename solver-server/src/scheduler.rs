@@ -64,20 +64,22 @@ pub(crate) enum JobError {
 pub(crate) struct Slice<'a> {
     /// Work should suspend at its first poll after this instant.
     pub(crate) end: Instant,
-    core: &'a Core,
+    core: &'a Arc<Core>,
     flow: FlowId,
 }
 
 impl Slice<'_> {
-    /// Runs `work` (a build with threads of its own, paced by [`Token`]s of this task's flow)
-    /// after handing this worker's token back, and takes a token again afterwards: the worker
-    /// does not hold a share of the CPU while it only waits.
-    pub(crate) fn lend<R>(&self, work: impl FnOnce(&Pacer<'_>) -> R) -> R {
-        self.core.release();
-        let result = work(&self.core.pacer(self.flow));
-        // The worker holds this token again; its loop gives it back.
-        std::mem::forget(self.core.acquire(self.flow));
-        result
+    /// Starts `work` (a build with threads of its own) on a thread of its own whose threads
+    /// hold tokens of this task's flow. A task must not block its worker waiting for it: it
+    /// returns [`Progress::Pending`] and looks again at its next turn.
+    pub(crate) fn spawn_paced(&self, work: impl FnOnce(&Pacer<'_>) + Send + 'static) {
+        let (core, flow) = (Arc::clone(self.core), self.flow);
+        let spawned = std::thread::Builder::new()
+            .name("solver-build".to_owned())
+            .spawn(move || work(&core.pacer(flow)));
+        if let Err(err) = spawned {
+            tracing::error!(cause = %err, "cannot start a build thread");
+        }
     }
 }
 
@@ -339,10 +341,7 @@ impl Drop for Scheduler {
 }
 
 fn enqueue(state: &mut State, flow: FlowId, waiter: Waiter, started: bool) {
-    let queue = state
-        .flows
-        .entry(flow)
-        .or_default();
+    let queue = state.flows.entry(flow).or_default();
     if queue.is_empty() {
         state.ring.push_back(flow);
     }
@@ -401,7 +400,7 @@ fn gauge(inner: &Core, state: &State) {
 }
 
 /// A worker thread: runs granted tasks one slice at a time.
-fn worker(core: &Core) {
+fn worker(core: &Arc<Core>) {
     let mut state = core.lock();
     loop {
         while state.ready.is_empty() && !state.closed {

@@ -55,6 +55,7 @@ pub async fn serve(
         cache: Cache::new(config.cache_entries, Arc::clone(&metrics)),
         scheduler: Arc::clone(&scheduler),
         long_solitaire: Arc::default(),
+        fifteen_building: Arc::default(),
         streams: Arc::new(Semaphore::new(config.max_streams)),
         draining: CancellationToken::new(),
         abort: CancellationToken::new(),

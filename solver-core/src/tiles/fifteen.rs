@@ -123,6 +123,17 @@ pub fn is_ready_for(target: &Board4) -> bool {
     move_pruning.is_some_and(|longest| MovePruning::is_built(turn.order(), longest)) && home_ready
 }
 
+/// Builds what a search towards `target` needs and [`is_ready_for`] finds missing (databases,
+/// move-pruning table), on threads run under `pace`.
+pub fn warm_up_for(target: &Board4, pace: &dyn Pace) {
+    let databases = active(pace);
+    let turn = Turn::normalizing(target.blank());
+    if turn.home != STANDARD_HOME {
+        for_home(turn.home, pace);
+    }
+    MovePruning::get(turn.order(), databases.move_pruning);
+}
+
 /// Whether [`solve`] can answer without building databases first.
 #[must_use]
 pub fn is_ready() -> bool {

@@ -34,6 +34,8 @@ pub(crate) struct Shared {
     /// Solitaire searches running in slices with memory of their own (at most
     /// [`solitaire::MAX_LONG`]).
     pub(crate) long_solitaire: Arc<std::sync::atomic::AtomicUsize>,
+    /// Set while a 15-puzzle case's missing tables are being built (one build at a time).
+    pub(crate) fifteen_building: Arc<std::sync::atomic::AtomicBool>,
     /// One permit per stream that may be open.
     pub(crate) streams: Arc<Semaphore>,
     /// Fires when shutdown begins: streams stop reading and finish what they have.

@@ -1,6 +1,9 @@
 //! The two sliding-tile RPCs: `SolveEight` (table look-ups, batched) and `SolveFifteen`
 //! (IDA* searches, one pool job per case).
 
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
 use solver_core::fifteen::{self, SlicedSearch};
 use solver_core::format_moves;
 
@@ -152,15 +155,21 @@ impl Puzzle for Fifteen {
         let (search, stop) = match &mut work.search {
             Some(started) => started,
             empty => {
+                if !engine::fifteen_ready_for(&case.target) {
+                    // Tables this target lacks are built on a thread of their own (one build
+                    // at a time, its threads under the scheduler); the case waits its turns.
+                    if !shared.fifteen_building.swap(true, Ordering::AcqRel) {
+                        let (target, building) =
+                            (case.target, Arc::clone(&shared.fifteen_building));
+                        slice.spawn_paced(move |pacer| {
+                            engine::prepare_fifteen(&target, pacer);
+                            building.store(false, Ordering::Release);
+                        });
+                    }
+                    return Progress::Pending;
+                }
                 let stop = limits.stop(case.node_budget);
-                // Tables this target still lacks are built with the worker's token lent to the
-                // build's own paced threads.
-                let search = if engine::fifteen_ready_for(&case.target) {
-                    engine::start_fifteen(&case.start, &case.target, &solver_core::Unpaced)
-                } else {
-                    slice.lend(|pacer| engine::start_fifteen(&case.start, &case.target, pacer))
-                };
-                let Some(search) = search else {
+                let Some(search) = engine::start_fifteen(&case.start, &case.target) else {
                     return Progress::Done(convert::sliding_unsolvable(case.id));
                 };
                 empty.insert((search, stop))
