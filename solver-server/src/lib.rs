@@ -8,7 +8,7 @@
 //! Inside, each stream reads its cases in batches, answers what it can at once (bad input,
 //! parity, cache hits), and hands the rest to one scheduler of CPU work, which shares a fixed
 //! number of worker threads fairly between streams by round robin, preempting long searches
-//! every millisecond; a bounded window of cases in flight per stream keeps a fast sender from
+//! every few milliseconds; a bounded window of cases in flight per stream keeps a fast sender from
 //! growing memory without bound.
 //!
 //! ```no_run
