@@ -4,9 +4,10 @@
 //! **Design: round robin over flows on two levels, with preemptible work.** A flow is one
 //! stream (so one client cannot take more than its turn however many cases it sends) or one
 //! background job. Work that has not run yet waits on the *fresh* level, work that has had a
-//! slice on the *started* level; each level is a ring of flows served in turn, and the two
-//! levels take turns for every free token (so each gets at least half the CPU while both have
-//! work). A turn lasts one *quantum* ([`QUANTUM`]); work not done by then is suspended at its next
+//! slice on the *started* level; each level is a ring of flows served in turn, and a free token
+//! goes to the level that has had less CPU time lately (so each gets at least half the CPU while
+//! both have work; counting turns instead would give the started level's long slices nearly
+//! all of it). A turn lasts one *quantum* ([`QUANTUM`]); work not done by then is suspended at its next
 //! poll and goes back to the end of its flow's queue on the started level. So a cheap case waits
 //! about half a quantum per token for its first slice — whatever runs, however many streams
 //! are busy — and usually needs no second one; hard searches share the started level fairly
@@ -178,11 +179,12 @@ struct State {
     free: usize,
     /// Per level, the flows with waiting work at that level, in turn order.
     rings: [VecDeque<FlowId>; 2],
-    /// The level whose turn is next when both have work.
-    next_level: usize,
+    /// CPU time given to each level, less the smaller of the two: the level behind gets the
+    /// next token when both have work, so they share time (not turns) evenly.
+    used: [Duration; 2],
     flows: HashMap<FlowId, FlowQueue>,
     /// Tasks granted a token, for the next idle worker thread.
-    ready: VecDeque<(FlowId, Box<dyn Task>)>,
+    ready: VecDeque<(FlowId, usize, Box<dyn Task>)>,
     /// Work waiting for a token (tasks and threads).
     waiting: usize,
     closed: bool,
@@ -224,7 +226,7 @@ impl Scheduler {
             state: Mutex::new(State {
                 free: workers,
                 rings: [VecDeque::new(), VecDeque::new()],
-                next_level: FRESH,
+                used: [Duration::ZERO; 2],
                 flows: HashMap::new(),
                 ready: VecDeque::new(),
                 waiting: 0,
@@ -290,13 +292,13 @@ impl Core {
             if state.free > 0 && state.nobody_waits() {
                 state.free -= 1;
                 self.gauge(&state);
-                return Token::new(self, flow);
+                return Token::new(self, flow, FRESH);
             }
             enqueue(&mut state, flow, Waiter::Thread(Arc::clone(&grant)), FRESH);
             self.dispatch(&mut state);
         }
         grant.wait();
-        Token::new(self, flow)
+        Token::new(self, flow, FRESH)
     }
 
     /// A pacer for build threads of `flow`.
@@ -304,9 +306,10 @@ impl Core {
         Pacer { core: self, flow }
     }
 
-    /// Gives one token back.
-    fn release(&self) {
+    /// Gives one token back, held for `used` at `level`.
+    fn release(&self, level: usize, used: Duration) {
         let mut state = self.lock();
+        state.charge(level, used);
         state.free += 1;
         self.dispatch(&mut state);
     }
@@ -344,6 +347,16 @@ impl State {
     fn nobody_waits(&self) -> bool {
         self.rings.iter().all(VecDeque::is_empty)
     }
+
+    /// Counts CPU time used at `level`. Only the difference between the levels is kept, and at
+    /// most two quanta of it, so a level that was idle for long cannot then starve the other.
+    fn charge(&mut self, level: usize, used: Duration) {
+        self.used[level] += used;
+        let least = self.used[0].min(self.used[1]);
+        for total in &mut self.used {
+            *total = (*total - least).min(2 * QUANTUM);
+        }
+    }
 }
 
 fn enqueue(state: &mut State, flow: FlowId, waiter: Waiter, level: usize) {
@@ -359,11 +372,8 @@ fn dispatch(inner: &Core, state: &mut State) {
     while state.free > 0 {
         // The levels take turns when both have work.
         let level = match state.rings.each_ref().map(|ring| !ring.is_empty()) {
-            [true, true] => {
-                let level = state.next_level;
-                state.next_level = 1 - level;
-                level
-            }
+            [true, true] if state.used[FRESH] <= state.used[STARTED] => FRESH,
+            [true, true] => STARTED,
             [true, false] => FRESH,
             [false, true] => STARTED,
             [false, false] => break,
@@ -389,7 +399,7 @@ fn dispatch(inner: &Core, state: &mut State) {
                     continue;
                 }
                 state.free -= 1;
-                state.ready.push_back((flow, task));
+                state.ready.push_back((flow, level, task));
                 inner.work.notify_one();
             }
             Waiter::Thread(grant) => {
@@ -423,8 +433,9 @@ fn worker(core: &Arc<Core>) {
         if state.closed {
             break;
         }
-        let (flow, mut task) = state.ready.pop_front().expect("a ready task");
+        let (flow, level, mut task) = state.ready.pop_front().expect("a ready task");
         drop(state);
+        let granted = Instant::now();
         let finished = loop {
             let slice = Slice {
                 end: Instant::now() + QUANTUM,
@@ -442,6 +453,7 @@ fn worker(core: &Arc<Core>) {
             }
         };
         state = core.lock();
+        state.charge(level, granted.elapsed());
         if !finished && !state.closed {
             enqueue(&mut state, flow, Waiter::Task(task), STARTED);
         }
@@ -455,14 +467,16 @@ fn worker(core: &Arc<Core>) {
 pub(crate) struct Token<'a> {
     core: &'a Core,
     flow: FlowId,
+    level: usize,
     since: Instant,
 }
 
 impl<'a> Token<'a> {
-    fn new(core: &'a Core, flow: FlowId) -> Self {
+    fn new(core: &'a Core, flow: FlowId, level: usize) -> Self {
         Self {
             core,
             flow,
+            level,
             since: Instant::now(),
         }
     }
@@ -487,17 +501,19 @@ impl<'a> Token<'a> {
                 Waiter::Thread(Arc::clone(&grant)),
                 STARTED,
             );
+            state.charge(self.level, self.since.elapsed());
             state.free += 1;
             self.core.dispatch(&mut state);
         }
         grant.wait();
+        self.level = STARTED;
         self.since = Instant::now();
     }
 }
 
 impl Drop for Token<'_> {
     fn drop(&mut self) {
-        self.core.release();
+        self.core.release(self.level, self.since.elapsed());
     }
 }
 
