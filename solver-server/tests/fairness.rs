@@ -33,29 +33,25 @@ async fn wait_for(server: &TestServer, series: &str, value: f64, limit: Duration
 
 /// Every gauge that counts work is back at zero.
 async fn all_idle(server: &TestServer) {
-    let limit = Duration::from_secs(5);
-    for kind in ["eight", "fifteen", "solitaire"] {
-        wait_for(
-            server,
-            &format!(r#"solver_cases_in_flight{{kind="{kind}"}}"#),
-            0.0,
-            limit,
-        )
-        .await;
-        wait_for(
-            server,
-            &format!(r#"solver_searches_running{{kind="{kind}"}}"#),
-            0.0,
-            limit,
-        )
-        .await;
-    }
-    for series in [
-        "solver_streams_open",
-        "solver_scheduler_busy",
-        "solver_scheduler_waiting",
-    ] {
-        wait_for(server, series, 0.0, limit).await;
+    let mut series: Vec<String> = ["eight", "fifteen", "solitaire"]
+        .iter()
+        .flat_map(|kind| {
+            [
+                format!(r#"solver_cases_in_flight{{kind="{kind}"}}"#),
+                format!(r#"solver_searches_running{{kind="{kind}"}}"#),
+            ]
+        })
+        .collect();
+    series.extend(
+        [
+            "solver_streams_open",
+            "solver_scheduler_busy",
+            "solver_scheduler_waiting",
+        ]
+        .map(String::from),
+    );
+    for name in &series {
+        wait_for(server, name, 0.0, Duration::from_secs(5)).await;
     }
 }
 

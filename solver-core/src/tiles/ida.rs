@@ -437,11 +437,16 @@ impl<'a, H: Heuristic> Search<'a, H> {
         {
             return flow;
         }
-        self.expand(state, blank, g, bound, fsm, 0)
+        self.expand(state, blank, g, bound, fsm, 0, false)
     }
 
-    /// Searches the children of the current node in move order, from the `first`th move on.
+    /// Searches the children of the current node in move order, from the `first`th move on;
+    /// with `resuming`, the `first`th child is the next node of a suspended path.
     #[inline(always)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the hot recursion keeps its state in registers"
+    )]
     fn expand(
         &mut self,
         state: H::State,
@@ -450,6 +455,7 @@ impl<'a, H: Heuristic> Search<'a, H> {
         bound: u32,
         fsm: u32,
         first: usize,
+        resuming: bool,
     ) -> Flow {
         for (i, mv) in self.order.into_iter().enumerate() {
             if i < first {
@@ -465,9 +471,13 @@ impl<'a, H: Heuristic> Search<'a, H> {
             self.cells[blank as usize] = tile;
             self.cells[to as usize] = 0;
             self.path.push(mv);
-            match self.dfs(child, to, g + 1, bound, next_fsm) {
-                Flow::Continue => {}
-                done => return done,
+            let flow = if resuming && i == first {
+                self.resume(child, to, g + 1, bound, next_fsm)
+            } else {
+                self.dfs(child, to, g + 1, bound, next_fsm)
+            };
+            if !matches!(flow, Flow::Continue) {
+                return flow;
             }
             self.path.pop();
             self.cells[to as usize] = tile;
@@ -477,31 +487,19 @@ impl<'a, H: Heuristic> Search<'a, H> {
     }
 
     /// Walks back down the path a sliced search was suspended on (`self.resume`) and goes on
-    /// from there: each node on it continues with the moves after the one it was in. The node
-    /// it was suspended at was already counted and polled, so it is expanded at once.
+    /// from there: each node on it continues with the move it was in, then the later ones. The
+    /// node it was suspended at was already counted and polled, so it is expanded at once.
     fn resume(&mut self, state: H::State, blank: u8, g: u32, bound: u32, fsm: u32) -> Flow {
-        let Some(&mv) = self.resume.get(g as usize) else {
-            return self.expand(state, blank, g, bound, fsm, 0);
-        };
-        let first = self
-            .order
-            .iter()
-            .position(|&m| m == mv)
-            .expect("a move of the order");
-        let next_fsm = self.pruning.next(fsm, mv);
-        let to = NEIGHBOURS[blank as usize][mv.index()];
-        let tile = self.cells[to as usize];
-        let child = self.heuristic.moved(&state, tile, to, blank);
-        self.cells[blank as usize] = tile;
-        self.cells[to as usize] = 0;
-        self.path.push(mv);
-        match self.resume(child, to, g + 1, bound, next_fsm) {
-            Flow::Continue => {}
-            done => return done,
+        match self.resume.get(g as usize) {
+            None => self.expand(state, blank, g, bound, fsm, 0, false),
+            Some(&mv) => {
+                let first = self
+                    .order
+                    .iter()
+                    .position(|&m| m == mv)
+                    .expect("a move of the order");
+                self.expand(state, blank, g, bound, fsm, first, true)
+            }
         }
-        self.path.pop();
-        self.cells[to as usize] = tile;
-        self.cells[blank as usize] = 0;
-        self.expand(state, blank, g, bound, fsm, first + 1)
     }
 }
