@@ -137,9 +137,21 @@ pub struct Config {
     pub workers: usize,
 
     /// Cases in flight per stream (read but not yet answered). When the window is full the
-    /// server stops reading that stream, which pushes back on the sender.
-    #[arg(long, env = "SOLVER_WINDOW", default_value_t = 1024, value_parser = parse_positive)]
+    /// server stops reading that stream, which pushes back on the sender. A stream whose client
+    /// stops reading holds up to this many cases read and as many replies queued: about 440
+    /// bytes per unit of window (measured; see the README's flow-control section).
+    #[arg(long, env = "SOLVER_WINDOW", default_value_t = 256, value_parser = parse_positive)]
     pub window: usize,
+
+    /// HTTP/2 receive window of each stream, in bytes: what a client may send on a stream
+    /// beyond what the server has read (at least 21846: smaller windows can hang a client that
+    /// sends before it has read the server's settings). A stream that is not read holds that
+    /// much in request frames, plus about 220 bytes of h2 state per frame (18-byte frames of one
+    /// message each: about 290 KiB at 24 KiB). The connection's window is sized from it so that
+    /// no client sending one message per frame is ever sent GOAWAY "too_many_data_frames"; that
+    /// allows at most 870 streams per connection at 24 KiB (20 at 1 MiB).
+    #[arg(long, env = "SOLVER_STREAM_WINDOW", default_value_t = 24 << 10, value_parser = parse_stream_window)]
+    pub stream_window: u32,
 
     /// Most ready cases of one stream gathered into one batch of cheap work (3×3 look-ups).
     #[arg(long, env = "SOLVER_BATCH", default_value_t = 256, value_parser = parse_positive)]
@@ -154,8 +166,9 @@ pub struct Config {
     pub max_message_bytes: usize,
 
     /// Most solver streams open at once over all connections; further calls fail with
-    /// RESOURCE_EXHAUSTED. It is also each connection's HTTP/2 concurrent-stream limit, so on a
-    /// single connection further calls wait for a stream to close instead.
+    /// RESOURCE_EXHAUSTED. It is also each connection's HTTP/2 concurrent-stream limit (at most
+    /// 870 with the default `--stream-window`), so on a single connection further calls wait for
+    /// a stream to close instead.
     #[arg(long, env = "SOLVER_MAX_STREAMS", default_value_t = 1024, value_parser = parse_positive)]
     pub max_streams: usize,
 
@@ -197,7 +210,8 @@ impl Default for Config {
             build_databases: true,
             warm_up_targets: false,
             workers: 0,
-            window: 1024,
+            window: 256,
+            stream_window: 24 << 10,
             batch: 256,
             cache_entries: 1_000_000,
             max_message_bytes: 1 << 20,
@@ -247,6 +261,19 @@ fn parse_positive(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
         Ok(n) if (1..=MAX).contains(&n) => Ok(n),
         Ok(n) => Err(format!("{n} is out of range: expected 1 to {MAX}")),
+        Err(e) => Err(format!("{text:?} is not a whole number: {e}")),
+    }
+}
+
+/// Reads an HTTP/2 stream window: 21,846 bytes to 1 MiB.
+fn parse_stream_window(text: &str) -> Result<u32, String> {
+    const MAX: u32 = 1 << 20;
+    let min = crate::http::MIN_STREAM_WINDOW;
+    match text.trim().parse::<u32>() {
+        Ok(n) if (min..=MAX).contains(&n) => Ok(n),
+        Ok(n) => Err(format!(
+            "{n} is out of range: expected {min} to {MAX} bytes"
+        )),
         Err(e) => Err(format!("{text:?} is not a whole number: {e}")),
     }
 }
@@ -326,6 +353,8 @@ mod tests {
         assert!(config.build_databases);
         assert!(config.warm_up_targets);
         assert_eq!(config.max_connection_age, Some(Duration::from_secs(300)));
+        assert_eq!(config.window, Config::default().window);
+        assert_eq!(config.stream_window, Config::default().stream_window);
     }
 
     #[test]
@@ -358,6 +387,13 @@ mod tests {
         assert_eq!(config.warm_up.to_string(), "fifteen,eight");
         assert!(Config::try_parse_from(["solver-server", "--warm-up", "nine"]).is_err());
         assert!(Config::try_parse_from(["solver-server", "--window", "0"]).is_err());
+        assert!(Config::try_parse_from(["solver-server", "--stream-window", "4096"]).is_err());
+        assert_eq!(
+            Config::try_parse_from(["solver-server", "--stream-window", "65536"])
+                .unwrap()
+                .stream_window,
+            65536
+        );
         assert!(Config::try_parse_from(["solver-server", "--max-streams", "99999999999"]).is_err());
         assert!(Config::try_parse_from(["solver-server", "--workers", "100000"]).is_err());
     }

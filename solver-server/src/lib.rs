@@ -24,6 +24,7 @@ mod config;
 mod convert;
 mod engine;
 mod errors;
+mod http;
 mod metrics;
 mod probe;
 mod scheduler;

@@ -17,6 +17,7 @@ use crate::cache::Cache;
 use crate::config::{Config, Kind};
 use crate::engine;
 use crate::errors::ServeError;
+use crate::http::Http2Limits;
 use crate::metrics::{self, Metrics};
 use crate::pb;
 use crate::pb::solver_server::SolverServer;
@@ -25,9 +26,6 @@ use crate::service::{Shared, SolverService};
 
 /// The fully qualified name of the solver service, as health and reflection know it.
 const SERVICE_NAME: &str = "solver.v1.Solver";
-
-/// HTTP/2 connection-level flow-control window, in bytes.
-const CONNECTION_WINDOW: u32 = 16 << 20;
 
 /// How long connections may linger once the grace period is over and every stream was cancelled.
 const LINGER: Duration = Duration::from_secs(1);
@@ -94,12 +92,14 @@ pub async fn serve(
         .max_decoding_message_size(config.max_message_bytes)
         .max_encoding_message_size(config.max_message_bytes);
 
+    // Small stream windows, and a connection window whose half (h2's budget for unread small
+    // DATA frames) covers every stream full of one-message frames: a full window slows a
+    // sender, never gets it GOAWAY. The arithmetic is in `http`.
+    let limits = Http2Limits::new(config.max_streams, config.stream_window);
     let mut builder = Server::builder()
-        // A large connection window: h2 limits how many small, unread DATA frames it buffers to
-        // a share of the window, and a client pipelining thousands of tiny cases (grpcurl,
-        // Go's gRPC) would otherwise be sent GOAWAY "too_many_data_frames".
-        .initial_connection_window_size(CONNECTION_WINDOW)
-        .max_concurrent_streams(u32::try_from(config.max_streams).unwrap_or(u32::MAX))
+        .initial_stream_window_size(limits.stream_window)
+        .initial_connection_window_size(limits.connection_window)
+        .max_concurrent_streams(limits.streams_per_connection)
         .trace_fn(|request| tracing::info_span!("grpc", path = %request.uri().path()));
     if let Some(age) = config.max_connection_age {
         builder = builder.max_connection_age(age);
