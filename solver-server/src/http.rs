@@ -1,5 +1,6 @@
 //! What the gRPC port does below gRPC: HTTP/2 flow-control windows sized so that no client that
-//! sends one message per DATA frame is ever cut off.
+//! sends one message per DATA frame is ever cut off, and a filter that refuses requests which are
+//! not gRPC.
 //!
 //! # Flow control and h2's small-DATA-frame budget
 //!
@@ -51,6 +52,21 @@
 //! unit of window), and a fixed part (codec buffers, stream state). The measured figures are in
 //! the server README. Frames smaller than 5 bytes (a message split over several frames, which no
 //! gRPC implementation does) can still spend the budget, as h2 intends.
+//!
+//! # Only gRPC is served
+//!
+//! The port speaks HTTP/2 only, and tonic routes by path alone. [`grpc_only`] answers a method
+//! other than POST with 405 Method Not Allowed and a content type other than `application/grpc`
+//! (optionally `+proto`, optionally with parameters) with 415 Unsupported Media Type, as the gRPC
+//! over HTTP/2 specification asks, before any service sees the request. gRPC-Web
+//! (`application/grpc-web…`) is refused too: it is not served.
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse as _, Response};
+use tonic::codegen::http::{HeaderValue, Method, StatusCode, header};
+use tonic::service::Routes;
 
 /// h2 charges a non-final DATA frame with fewer payload bytes than this.
 const SMALL_FRAME: u64 = 256;
@@ -109,8 +125,64 @@ impl Http2Limits {
     }
 }
 
+/// Puts the gRPC-only filter in front of every route (and the fallback) of `routes`.
+pub(crate) fn grpc_only(routes: Routes) -> Routes {
+    Routes::from(
+        routes
+            .into_axum_router()
+            .layer(middleware::from_fn(refuse_non_grpc)),
+    )
+}
+
+/// Whether `content_type` names gRPC over HTTP/2 with the protobuf codec.
+fn is_grpc(content_type: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(content_type) else {
+        return false;
+    };
+    let media_type = text.split(';').next().unwrap_or_default().trim();
+    media_type.eq_ignore_ascii_case("application/grpc")
+        || media_type.eq_ignore_ascii_case("application/grpc+proto")
+}
+
+async fn refuse_non_grpc(request: Request, next: Next) -> Response {
+    if request.method() != Method::POST {
+        let mut response = refusal(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "this port serves gRPC only: use POST\n",
+        );
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("POST"));
+        return response;
+    }
+    let grpc = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|value| is_grpc(value.as_bytes()));
+    if !grpc {
+        return refusal(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "this port serves gRPC only: content-type must be application/grpc\n",
+        );
+    }
+    next.run(request).await
+}
+
+fn refusal(status: StatusCode, message: &'static str) -> Response {
+    let mut response = (status, Body::from(message)).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
 #[cfg(test)]
 mod tests {
+    use std::future::poll_fn;
+
+    use tonic::codegen::Service;
+
     use super::*;
 
     /// h2 0.4.20's rule (`Counts::record_data_frame`, `DataFrameBudget::resolve`), restated.
@@ -157,5 +229,72 @@ mod tests {
             .unwrap();
         assert_eq!(most_unclaimed, 21_844);
         assert!(i64::from(MIN_STREAM_WINDOW) > most_unclaimed);
+    }
+
+    #[test]
+    fn grpc_content_types() {
+        for good in [
+            "application/grpc",
+            "application/grpc+proto",
+            "Application/GRPC; charset=utf-8",
+        ] {
+            assert!(is_grpc(good.as_bytes()), "{good}");
+        }
+        for bad in [
+            "",
+            "text/plain",
+            "application/json",
+            "application/grpc-web",
+            "application/grpc-web+proto",
+            "application/grpc+json",
+            "application/grpcx",
+        ] {
+            assert!(!is_grpc(bad.as_bytes()), "{bad}");
+        }
+    }
+
+    async fn status_of(method: Method, content_type: Option<&str>) -> (StatusCode, Option<String>) {
+        let mut routes = grpc_only(Routes::default()).prepare();
+        let mut request = Request::builder()
+            .method(method)
+            .uri("/solver.v1.Solver/SolveEight");
+        if let Some(content_type) = content_type {
+            request = request.header(header::CONTENT_TYPE, content_type);
+        }
+        let request = request.body(Body::empty()).unwrap();
+        poll_fn(|cx| Service::<Request>::poll_ready(&mut routes, cx))
+            .await
+            .unwrap();
+        let response = routes.call(request).await.unwrap();
+        let grpc_status = response
+            .headers()
+            .get("grpc-status")
+            .map(|value| value.to_str().unwrap().to_owned());
+        (response.status(), grpc_status)
+    }
+
+    #[tokio::test]
+    async fn only_grpc_reaches_the_services() {
+        assert_eq!(
+            status_of(Method::GET, None).await,
+            (StatusCode::METHOD_NOT_ALLOWED, None)
+        );
+        assert_eq!(
+            status_of(Method::GET, Some("application/grpc")).await,
+            (StatusCode::METHOD_NOT_ALLOWED, None)
+        );
+        assert_eq!(
+            status_of(Method::POST, Some("application/json")).await,
+            (StatusCode::UNSUPPORTED_MEDIA_TYPE, None)
+        );
+        assert_eq!(
+            status_of(Method::POST, None).await,
+            (StatusCode::UNSUPPORTED_MEDIA_TYPE, None)
+        );
+        // gRPC goes through to the routes (here none: tonic answers UNIMPLEMENTED, code 12).
+        assert_eq!(
+            status_of(Method::POST, Some("application/grpc")).await,
+            (StatusCode::OK, Some("12".to_owned()))
+        );
     }
 }

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tokio::sync::{Mutex, Semaphore};
 use tokio_util::sync::CancellationToken;
+use tonic::service::RoutesBuilder;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
@@ -17,7 +18,7 @@ use crate::cache::Cache;
 use crate::config::{Config, Kind};
 use crate::engine;
 use crate::errors::ServeError;
-use crate::http::Http2Limits;
+use crate::http::{self, Http2Limits};
 use crate::metrics::{self, Metrics};
 use crate::pb;
 use crate::pb::solver_server::SolverServer;
@@ -104,11 +105,14 @@ pub async fn serve(
     if let Some(age) = config.max_connection_age {
         builder = builder.max_connection_age(age);
     }
-    let router = builder
+    let mut routes = RoutesBuilder::default();
+    routes
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(solver);
+    // GET and non-gRPC content types are refused before any service sees them.
+    let router = builder.add_routes(http::grpc_only(routes.routes()));
 
     let signal = {
         let (health, shared) = (health.clone(), Arc::clone(&shared));
