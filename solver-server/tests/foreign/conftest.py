@@ -1,0 +1,200 @@
+"""Foreign clients against the real server binary: fixtures.
+
+Run by `.ci/foreign.sh`, which makes the virtualenv and builds the binary. Environment:
+`SOLVER_SERVER_BIN` (the binary; default target/release/solver-server) and `FOREIGN_STUBS` (where
+the python stubs of proto/solver/v1/solver.proto are generated; default target/foreign/stubs).
+"""
+
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+sys.path.insert(0, str(HERE))
+
+
+def _stubs_dir():
+    out = Path(os.environ.get("FOREIGN_STUBS", ROOT / "target" / "foreign" / "stubs"))
+    out.mkdir(parents=True, exist_ok=True)
+    proto = ROOT / "proto" / "solver" / "v1" / "solver.proto"
+    generated = out / "solver" / "v1" / "solver_pb2.py"
+    if not generated.exists() or generated.stat().st_mtime < proto.stat().st_mtime:
+        from grpc_tools import protoc
+
+        code = protoc.main(
+            [
+                "protoc",
+                f"-I{ROOT / 'proto'}",
+                f"--python_out={out}",
+                f"--grpc_python_out={out}",
+                str(proto),
+            ]
+        )
+        assert code == 0, "grpc_tools.protoc failed on solver.proto"
+    return out
+
+
+sys.path.insert(0, str(_stubs_dir()))
+from solver.v1 import solver_pb2, solver_pb2_grpc  # noqa: E402
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """The release binary on loopback ports, with `--workers 2`."""
+
+    def __init__(self, warm_up, *extra):
+        binary = os.environ.get("SOLVER_SERVER_BIN", str(ROOT / "target" / "release" / "solver-server"))
+        self.port = free_port()
+        self.metrics_port = free_port()
+        self.log = open(ROOT / "target" / "foreign" / f"server-{self.port}.log", "w")
+        self.process = subprocess.Popen(
+            [
+                binary,
+                "--listen",
+                f"127.0.0.1:{self.port}",
+                "--metrics-listen",
+                f"127.0.0.1:{self.metrics_port}",
+                "--workers",
+                "2",
+                "--warm-up",
+                warm_up,
+                "--warm-up-targets",
+                "false",
+                *extra,
+            ],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        self.address = f"127.0.0.1:{self.port}"
+        started = time.monotonic()
+        while self.health() != health_pb2.HealthCheckResponse.SERVING:
+            assert self.process.poll() is None, f"server exited: {self.log_text()}"
+            assert time.monotonic() - started < 120, "server not SERVING after 120 s"
+            time.sleep(0.1)
+        print(f"\nserver {self.address} (pid {self.process.pid}, warm-up {warm_up}) SERVING after "
+              f"{time.monotonic() - started:.1f} s")
+
+    def log_text(self):
+        self.log.flush()
+        return (ROOT / "target" / "foreign" / f"server-{self.port}.log").read_text()[-4000:]
+
+    def channel(self):
+        return grpc.insecure_channel(self.address)
+
+    def health(self, service=""):
+        try:
+            with self.channel() as channel:
+                reply = health_pb2_grpc.HealthStub(channel).Check(
+                    health_pb2.HealthCheckRequest(service=service), timeout=2
+                )
+                return reply.status
+        except grpc.RpcError:
+            return None
+
+    def rss(self):
+        """Resident memory of the server process, in bytes (VmRSS)."""
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+        raise AssertionError("no VmRSS")
+
+    def metric(self, name):
+        """Every sample of the metric `name`, as {labels text: value}."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5) as page:
+            text = page.read().decode()
+        samples = {}
+        for match in re.finditer(rf"^{name}(\{{[^}}]*\}})? (\S+)$", text, re.M):
+            samples[match.group(1) or ""] = float(match.group(2))
+        return samples
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+@pytest.fixture(scope="session")
+def eight_server():
+    server = Server("eight")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def fifteen_server():
+    server = Server("eight,fifteen")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def fresh_server():
+    """A server of its own, for a test that measures the process."""
+    server = Server("eight")
+    yield server
+    server.stop()
+
+
+def walk(goal, width, moves, rng):
+    """A board `moves` random blank moves away from `goal` (never straight back)."""
+    board = list(goal)
+    blank = board.index(0)
+    previous = None
+    for _ in range(moves):
+        row, col = divmod(blank, width)
+        options = []
+        if row > 0:
+            options.append(blank - width)
+        if row < width - 1:
+            options.append(blank + width)
+        if col > 0:
+            options.append(blank - 1)
+        if col < width - 1:
+            options.append(blank + 1)
+        options = [cell for cell in options if cell != previous] or options
+        cell = rng.choice(options)
+        board[blank], board[cell] = board[cell], board[blank]
+        previous, blank = blank, cell
+    return board
+
+
+EIGHT_GOAL = [1, 2, 3, 4, 5, 6, 7, 8, 0]
+FIFTEEN_GOAL = list(range(1, 16)) + [0]
+
+
+@pytest.fixture(scope="session")
+def eight_boards():
+    """1,000 distinct solvable 3×3 boards (random walks of up to 40 moves from the goal)."""
+    rng = random.Random(1043)
+    boards = {tuple(walk(EIGHT_GOAL, 3, rng.randint(1, 40), rng)) for _ in range(3000)}
+    return [list(board) for board in sorted(boards)][:1000]
+
+
+@pytest.fixture(autouse=True)
+def _duration(request):
+    started = time.monotonic()
+    yield
+    print(f"\n{request.node.name}: {time.monotonic() - started:.1f} s")
