@@ -188,7 +188,8 @@ pub(crate) fn solve_in_slices(
     target: &Board4,
     stop: &Stop,
 ) -> Result<fifteen::Solution, fifteen::FifteenError> {
-    let mut search = fifteen::sliced(start, target, &solver_core::Unpaced).expect("a solvable pair");
+    let mut search =
+        fifteen::sliced(start, target, &solver_core::Unpaced).expect("a solvable pair");
     loop {
         if let Some(done) = search.run(stop, std::time::Instant::now()) {
             return done;
@@ -230,7 +231,11 @@ fn sliced_solitaire_gives_the_same_answer_and_work() {
         };
         assert_eq!(resumed, whole, "limit {limit}");
         if let Some(found) = &whole {
-            assert!(slices > 100, "{slices} slices for {} nodes", found.stats.nodes);
+            assert!(
+                slices > 100,
+                "{slices} slices for {} nodes",
+                found.stats.nodes
+            );
             assert_eq!(solitaire::replay(&start, &found.steps).unwrap(), end);
         }
     }
