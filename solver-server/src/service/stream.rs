@@ -24,6 +24,9 @@ use crate::scheduler::{FlowId, JobError, Progress};
 use crate::service::Shared;
 use crate::service::puzzle::{CaseLimits, Lane, Prepared, Puzzle};
 
+/// Replies queued for tonic to encode, per stream (it drains them as fast as HTTP/2 lets it).
+const REPLY_QUEUE: usize = 32;
+
 /// The reply half of a stream, as tonic wants it.
 pub(crate) type ReplyStream<R> = ReceiverStream<Result<R, Status>>;
 
@@ -79,7 +82,9 @@ where
     let timeout = grpc_timeout(request.metadata());
     let peer = request.remote_addr();
     let window = shared.config.window;
-    let (tx, rx) = mpsc::channel(window);
+    // A case's window slot is freed once its reply is queued: a short queue keeps a stream whose
+    // client stops reading at about one window of cases and replies, not two.
+    let (tx, rx) = mpsc::channel(window.min(REPLY_QUEUE));
     let ctx = Arc::new(StreamCtx::<P> {
         shared: Arc::clone(shared),
         tx,
