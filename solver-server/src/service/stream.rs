@@ -24,9 +24,6 @@ use crate::scheduler::{FlowId, JobError, Progress};
 use crate::service::Shared;
 use crate::service::puzzle::{CaseLimits, Lane, Prepared, Puzzle};
 
-/// Replies queued for tonic to encode, per stream (it drains them as fast as HTTP/2 lets it).
-const REPLY_QUEUE: usize = 32;
-
 /// The reply half of a stream, as tonic wants it.
 pub(crate) type ReplyStream<R> = ReceiverStream<Result<R, Status>>;
 
@@ -82,9 +79,7 @@ where
     let timeout = grpc_timeout(request.metadata());
     let peer = request.remote_addr();
     let window = shared.config.window;
-    // A case's window slot is freed once its reply is queued: a short queue keeps a stream whose
-    // client stops reading at about one window of cases and replies, not two.
-    let (tx, rx) = mpsc::channel(window.min(REPLY_QUEUE));
+    let (tx, rx) = mpsc::channel(window);
     let ctx = Arc::new(StreamCtx::<P> {
         shared: Arc::clone(shared),
         tx,
