@@ -13,10 +13,12 @@ pub(crate) enum Query {
         /// The target (the standard goal for most judges).
         target: Board3,
     },
-    /// A 15-puzzle board, to the standard goal.
+    /// A 15-puzzle board and the board to reach.
     Fifteen {
         /// The start board.
         start: Board4,
+        /// The target (the standard goal for UVa 10181).
+        target: Board4,
     },
     /// Two Solitaire positions and the move limit.
     Solitaire(crate::judge::solitaire::Pair),

@@ -3,52 +3,67 @@
 //!
 //! The arguments are read by the same parsers as judge input (boards until the end), so a board
 //! may be given as separate tokens, one quoted string or, for the 8-puzzle, packed
-//! (`12345678x`); several boards make several cases.
+//! (`12345678x`); several boards make several cases. Without any, the boards are read from
+//! standard input the same way (one per line, or split and padded with any whitespace).
 
-use std::io::{self, Write as _};
+use std::io::{self, IsTerminal as _, Read as _, Write as _};
 
 use anyhow::{Context as _, bail};
 use clap::{Args, Subcommand};
 use solver_core::solitaire::{DEFAULT_MAX_MOVES, Position, Step};
-use solver_core::{Board, Board3, Move};
+use solver_core::{Board, Move};
 
 use crate::case::{Answer, Case, Query};
 use crate::judge::{Format as _, Service, eight, fifteen, solitaire};
 use crate::output::Output;
 use crate::session::Sink;
 
+/// Where the boards come from, for `--help`.
+const STDIN_NOTE: &str = "Without boards as arguments, they are read from standard input: one per \
+line, or split and padded with any whitespace, in the same forms as arguments.";
+
 /// The puzzle to solve.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Puzzle {
     /// The 8-puzzle: 9 tiles row by row (`x` or `0` is the blank), or packed like `12345678x`.
+    #[command(after_help = STDIN_NOTE)]
     Eight {
-        /// The board to reach (default: 1 2 3 4 5 6 7 8 x).
+        /// The board to reach (default: 1 2 3 4 5 6 7 8 x), in the same forms as a board.
         #[arg(long, value_name = "BOARD")]
         target: Option<String>,
         #[command(flatten)]
         view: View,
-        /// One or more boards.
-        #[arg(required = true, value_name = "TILES")]
+        /// Boards, one argument each or split over several; none: read them from standard input.
+        #[arg(value_name = "TILES")]
         boards: Vec<String>,
     },
-    /// The 15-puzzle: 16 tiles row by row (`0` is the blank), solved to 1..15 with the blank last.
+    /// The 15-puzzle: 16 tiles row by row (`0` or `x` is the blank), solved to 1..15 with the
+    /// blank last or to `--target`.
+    #[command(after_help = STDIN_NOTE)]
     Fifteen {
+        /// The board to reach (default: 1 2 .. 15 0), 16 tiles row by row.
+        #[arg(long, value_name = "BOARD")]
+        target: Option<String>,
         #[command(flatten)]
         view: View,
-        /// One or more boards.
-        #[arg(required = true, value_name = "TILES")]
+        /// Boards, one argument each or split over several; none: read them from standard input.
+        #[arg(value_name = "TILES")]
         boards: Vec<String>,
     },
     /// Solitaire: the start and end positions, each `r1 c1 r2 c2 r3 c3 r4 c4` (rows and columns
     /// 1..8).
+    #[command(
+        after_help = "Without positions as arguments, they are read from standard input: \
+        the start on one line and the end on the next (or 16 numbers on one line)."
+    )]
     Solitaire {
         /// The most moves allowed.
         #[arg(long, default_value_t = DEFAULT_MAX_MOVES)]
         max_moves: u32,
         #[command(flatten)]
         view: View,
-        /// Start and end position, 16 numbers per case.
-        #[arg(required = true, value_name = "NUMBERS")]
+        /// Start and end position, 16 numbers per case; none: read them from standard input.
+        #[arg(value_name = "NUMBERS")]
         positions: Vec<String>,
     },
 }
@@ -74,47 +89,73 @@ impl Puzzle {
         }
     }
 
-    /// Reads the arguments into cases and makes the printer for them.
+    /// Reads the arguments (or standard input, when there are none) into cases and makes the
+    /// printer for them.
     ///
     /// # Errors
-    /// A bad `--target`, or arguments that are not boards at all.
+    /// A bad `--target`, no boards at all, or standard input that cannot be read.
     pub(crate) fn prepare(self) -> anyhow::Result<(Vec<Case>, Printer)> {
-        let (input, view) = match self {
+        let (input, view, from_stdin) = match self {
             Puzzle::Eight {
                 target,
                 view,
                 boards,
             } => {
-                let mut input = eight::EIGHT_UNTIL_EOF.parse(boards.join("\n").as_bytes());
+                let (text, from_stdin) = boards_text(&boards)?;
+                let mut input = eight::EIGHT_UNTIL_EOF.parse(&text);
                 if let Some(target) = target {
-                    let target: Board3 = target
-                        .parse()
-                        .with_context(|| format!("--target {target:?}"))?;
+                    let target = parse_target(&eight::EIGHT_UNTIL_EOF, &target)?;
+                    let Query::Eight { start: target, .. } = target else {
+                        bail!("--target is not a 3×3 board");
+                    };
                     for case in &mut input.cases {
                         if let Ok(Query::Eight { target: t, .. }) = &mut case.query {
                             *t = target;
                         }
                     }
                 }
-                (input, view)
+                (input, view, from_stdin)
             }
-            Puzzle::Fifteen { view, boards } => (
-                fifteen::FIFTEEN_UNTIL_EOF.parse(boards.join("\n").as_bytes()),
+            Puzzle::Fifteen {
+                target,
                 view,
-            ),
+                boards,
+            } => {
+                let (text, from_stdin) = boards_text(&boards)?;
+                let mut input = fifteen::FIFTEEN_UNTIL_EOF.parse(&text);
+                if let Some(target) = target {
+                    let target = parse_target(&fifteen::FIFTEEN_UNTIL_EOF, &target)?;
+                    let Query::Fifteen { start: target, .. } = target else {
+                        bail!("--target is not a 4×4 board");
+                    };
+                    for case in &mut input.cases {
+                        if let Ok(Query::Fifteen { target: t, .. }) = &mut case.query {
+                            *t = target;
+                        }
+                    }
+                }
+                (input, view, from_stdin)
+            }
             Puzzle::Solitaire {
                 max_moves,
                 view,
                 positions,
-            } => (
-                solitaire::parse_with_limit(positions.join("\n").as_bytes(), max_moves),
-                view,
-            ),
+            } => {
+                let (text, from_stdin) = boards_text(&positions)?;
+                (
+                    solitaire::parse_with_limit(&text, max_moves),
+                    view,
+                    from_stdin,
+                )
+            }
         };
         if let Some((_, problem)) = input.problems.first() {
             bail!("{problem}");
         }
         if input.cases.is_empty() {
+            if from_stdin {
+                bail!("no board given: none as arguments, and none on standard input");
+            }
             bail!("no board given");
         }
         let many = input.cases.len() > 1;
@@ -124,9 +165,48 @@ impl Puzzle {
                 out: Output::stdout(),
                 view,
                 many,
+                from_stdin,
                 failed: 0,
             },
         ))
+    }
+}
+
+/// The text to read boards from: the arguments, one per line, or standard input when there are
+/// none (`true` then).
+fn boards_text(arguments: &[String]) -> anyhow::Result<(Vec<u8>, bool)> {
+    if !arguments.is_empty() {
+        return Ok((arguments.join("\n").into_bytes(), false));
+    }
+    let stdin = io::stdin();
+    if stdin.is_terminal() {
+        eprintln!(
+            "solver-client: no boards as arguments; reading them from standard input, one per \
+             line (end with Ctrl-D)"
+        );
+    }
+    let mut text = Vec::new();
+    stdin
+        .lock()
+        .read_to_end(&mut text)
+        .context("reading standard input")?;
+    Ok((text, true))
+}
+
+/// A `--target` board, read as a board argument is (so it may be packed or split), and the only
+/// one.
+fn parse_target(format: &dyn crate::judge::Format, target: &str) -> anyhow::Result<Query> {
+    let input = format.parse(target.as_bytes());
+    match input.cases.as_slice() {
+        [case] => case
+            .query
+            .clone()
+            .map_err(|e| anyhow::anyhow!("--target {target:?}: {e}")),
+        [] => bail!("--target is empty"),
+        _ => bail!(
+            "--target {target:?}: one board expected, found {}",
+            input.cases.len()
+        ),
     }
 }
 
@@ -137,6 +217,8 @@ pub(crate) struct Printer {
     view: View,
     /// Whether there are several cases (then each answer names its case).
     many: bool,
+    /// Whether the boards came from standard input (then messages name their lines).
+    from_stdin: bool,
     failed: usize,
 }
 
@@ -164,7 +246,7 @@ impl Printer {
                     show_boards(&mut self.out, start, moves)?;
                 }
             }
-            (Query::Fifteen { start }, Answer::Moves(moves)) => {
+            (Query::Fifteen { start, .. }, Answer::Moves(moves)) => {
                 self.moves_text(&prefix, moves)?;
                 if self.view.show {
                     show_boards(&mut self.out, start, moves)?;
@@ -232,12 +314,12 @@ impl Printer {
                 sliding_json(&mut v, answer);
                 v
             }
-            (Query::Fifteen { start }, _) => {
+            (Query::Fifteen { start, target }, _) => {
                 let mut v = serde_json::json!({
                     "case": case.number,
                     "puzzle": "fifteen",
                     "start": start.cells(),
-                    "target": Board::<4>::goal().cells(),
+                    "target": target.cells(),
                 });
                 sliding_json(&mut v, answer);
                 v
@@ -302,11 +384,21 @@ impl Sink for Printer {
         };
         self.failed += 1;
         if self.view.json {
-            let value = serde_json::json!({ "case": case.number, "error": error });
+            let mut value = serde_json::json!({ "case": case.number, "error": error });
+            if self.from_stdin {
+                value["line"] = case.line.into();
+            }
             writeln!(self.out, "{value}")
         } else {
             self.out.flush()?;
-            eprintln!("solver-client: case {}: {error}", case.number);
+            if self.from_stdin {
+                eprintln!(
+                    "solver-client: case {}, line {}: {error}",
+                    case.number, case.line
+                );
+            } else {
+                eprintln!("solver-client: case {}: {error}", case.number);
+            }
             Ok(())
         }
     }

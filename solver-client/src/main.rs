@@ -53,7 +53,7 @@ enum Command {
         #[arg(value_enum)]
         problem: Problem,
     },
-    /// Solve boards given as arguments and explain the answers.
+    /// Solve boards given as arguments (or on standard input) and explain the answers.
     #[command(subcommand)]
     Solve(human::Puzzle),
     /// Load-test a server: concurrent streams of easy and hard cases, per-class latency
@@ -118,11 +118,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 cases,
                 &mut printer,
             ))?;
-            let failed = printer.finish().context("writing the answers")?;
-            if failed > 0 {
+            let summary = printer.finish().context("writing the answers")?;
+            if summary.failed > 0 && summary.cases == 0 {
                 bail!(
-                    "{problem}: {failed} problem(s) in the input or its answers (see above); \
-                     every other case was answered"
+                    "{problem}: {} problem(s) in the input (see above); no case read",
+                    summary.failed
+                );
+            }
+            if summary.failed > 0 {
+                bail!(
+                    "{problem}: {} problem(s) in the input or its answers (see above); {} of {} \
+                     case(s) answered",
+                    summary.failed,
+                    summary.answered,
+                    summary.cases
                 );
             }
             0

@@ -19,7 +19,10 @@ pub(crate) fn sliding_request(id: u64, query: &Query) -> Option<pb::SlidingReque
             start.cells(),
             (*target != Board::goal()).then_some(target.cells()),
         ),
-        Query::Fifteen { start } => (start.cells(), None),
+        Query::Fifteen { start, target } => (
+            start.cells(),
+            (*target != Board::goal()).then_some(target.cells()),
+        ),
         Query::Solitaire(_) => return None,
     };
     Some(pb::SlidingRequest {
@@ -65,9 +68,9 @@ pub(crate) fn sliding_answer(query: &Query, reply: pb::SlidingReply) -> Result<A
                     .replay(&moves)
                     .map(|end| end == *target)
                     .map_err(|e| e.to_string()),
-                Query::Fifteen { start } => start
+                Query::Fifteen { start, target } => start
                     .replay(&moves)
-                    .map(|end| end == Board::goal())
+                    .map(|end| end == *target)
                     .map_err(|e| e.to_string()),
                 Query::Solitaire(_) => return Err(wrong_kind()),
             };
@@ -86,7 +89,7 @@ pub(crate) fn sliding_answer(query: &Query, reply: pb::SlidingReply) -> Result<A
         Some(Outcome::Unsolvable(_)) => {
             let reachable = match query {
                 Query::Eight { start, target } => start.can_reach(target),
-                Query::Fifteen { start } => start.can_reach(&Board::goal()),
+                Query::Fifteen { start, target } => start.can_reach(target),
                 Query::Solitaire(_) => return Err(wrong_kind()),
             };
             if reachable {

@@ -1,6 +1,7 @@
 //! Malformed and truncated input for every problem: the bad case is named on stderr with its
-//! line and what is wrong, every other case is answered on stdout, and the exit status is
-//! non-zero at the end. Also: a closed stdout ends the run quietly.
+//! line and what is wrong, every other case is answered on stdout (one bad case costs only
+//! itself, and later cases keep their numbers), and the exit status is non-zero at the end.
+//! Also: a closed stdout ends the run quietly, and a counted format's empty input is reported.
 
 use std::io::Read as _;
 
@@ -24,6 +25,171 @@ fn check(problem: &str, input: &str, stdout: &str, messages: &[&str]) {
         output.status
     );
     assert_eq!(output.status.code(), Some(1));
+}
+
+/// Like [`check`], and the last stderr line is the run's summary: `answered` of `cases` cases.
+fn check_summary(
+    problem: &str,
+    input: &str,
+    stdout: &str,
+    messages: &[&str],
+    (answered, cases): (usize, usize),
+) {
+    check(problem, input, stdout, messages);
+    let output = run(&["judge", problem], input.as_bytes());
+    let (_, err) = text(&output);
+    let failed = err.lines().count() - 1;
+    eqnice!(
+        format!(
+            "solver-client: {problem}: {failed} problem(s) in the input or its answers (see \
+             above); {answered} of {cases} case(s) answered"
+        ),
+        err.lines().last().unwrap_or_default()
+    );
+}
+
+/// The answer to the UVa 10181 sample's first board.
+const UVA10181_FIRST: &str = "2 3 4 0\n1 5 7 8\n9 6 10 12\n13 14 11 15\n";
+
+#[test]
+fn uva10181_a_five_by_five_board_costs_only_itself() {
+    // On five lines, and on one.
+    check_summary(
+        "uva10181",
+        &format!(
+            "2\n1 2 3 4 5\n6 7 8 9 10\n11 12 13 14 15\n16 17 18 19 20\n21 22 23 24 0\n{UVA10181_FIRST}"
+        ),
+        "LLLDRDRDR\n",
+        &[
+            "uva10181: case 1, line 2: expected 16 tiles, found 25 (lines 2 to 6: 5 + 5 + 5 + 5 + 5)",
+        ],
+        (1, 2),
+    );
+    check_summary(
+        "uva10181",
+        &format!(
+            "3\n{UVA10181_FIRST}1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0\n{UVA10181_FIRST}"
+        ),
+        "LLLDRDRDR\nLLLDRDRDR\n",
+        &["uva10181: case 2, line 6: expected 16 tiles, found 25"],
+        (2, 3),
+    );
+}
+
+#[test]
+fn uva10181_a_row_too_short_or_too_long_costs_only_its_board() {
+    check_summary(
+        "uva10181",
+        &format!(
+            "4\n2 3 4 0\n1 5 7\n9 6 10 12\n13 14 11 15\n{UVA10181_FIRST}2 3 4 0\n1 5 7 8 8\n9 6 10 12\n13 14 11 15\n{UVA10181_FIRST}"
+        ),
+        "LLLDRDRDR\nLLLDRDRDR\n",
+        &[
+            "uva10181: case 1, line 2: expected 16 tiles, found 15 (lines 2 to 5: 4 + 3 + 4 + 4)",
+            "uva10181: case 3, line 10: expected 16 tiles, found 17 (lines 10 to 13: 4 + 5 + 4 + 4)",
+        ],
+        (2, 4),
+    );
+}
+
+#[test]
+fn hdu1043_a_line_of_sixteen_numbers_is_one_bad_case() {
+    check_summary(
+        "hdu1043",
+        "1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n1 2 3 4 5 6 7 x 8\n1 2 3 4 5 6 7 8 8\n1 2 3 4 5 6 x 7 8\n",
+        "\nr\nrr\n",
+        &[
+            "hdu1043: case 2, line 2: expected 9 tiles, found 16",
+            "hdu1043: case 4, line 4: tile 8 appears twice (cells 8 and 9), so the blank is missing",
+        ],
+        (3, 5),
+    );
+}
+
+#[test]
+fn poj1077_and_uva652_lines_too_long_cost_only_themselves() {
+    check(
+        "poj1077",
+        "1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 9 10\n1 2 3 4 5 6 7 x 8\n",
+        "\nr\n",
+        &["poj1077: case 2, line 2: expected 9 tiles, found 10"],
+    );
+    check(
+        "uva652",
+        "3\n\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n\n123456x78\n\n1 2 3 4 5 6 7 x 8\n",
+        "rr\n\nr\n",
+        &["uva652: case 1, line 3: expected 9 tiles, found 16"],
+    );
+}
+
+#[test]
+fn hdu3567_a_bad_line_costs_only_its_case() {
+    // A start board with a tile too many on its line: the pairs after it stay paired.
+    check(
+        "hdu3567",
+        "3\n12X453786 5\n12345678X\n564178X23\n7568X4123\n12X453786\n12345678X\n",
+        "Case 2: 8\nurrulldr\nCase 3: 2\ndd\n",
+        &["hdu3567: case 1, line 2: expected 2 boards, found 3 (lines 2 to 3: 2 + 1)"],
+    );
+}
+
+#[test]
+fn solitaire_a_short_or_long_line_costs_only_its_case() {
+    for problem in ["poj1198", "hdu1401"] {
+        check_summary(
+            problem,
+            "4 4 4 5 5 4 6\n2 4 3 3 3 6 4 6\n4 4 4 5 5 4 6 5\n2 4 3 3 3 6 4 6\n4 4 4 5 5 4 6 5 1\n2 4 3 3 3 6 4 6\n4 4 4 5 5 4 6 5\n4 4 4 5 5 4 6 5\n",
+            "YES\nYES\n",
+            &[
+                &format!(
+                    "{problem}: case 1, line 1: expected 16 numbers, found 15 (lines 1 to 2: 7 + 8)"
+                ),
+                &format!(
+                    "{problem}: case 3, line 5: expected 16 numbers, found 17 (lines 5 to 6: 9 + 8)"
+                ),
+            ],
+            (2, 4),
+        );
+    }
+}
+
+#[test]
+fn a_huge_number_is_quoted_as_typed() {
+    check(
+        "hdu1043",
+        "99999999999999999999999 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 x 8\n",
+        "r\n",
+        &[
+            "hdu1043: case 1, line 1: token 1 (\"99999999999999999999999\") is out of range: expected 1..=8, or 0 for the blank",
+        ],
+    );
+    check(
+        "uva652",
+        "99999999999999999999999\n1 2 3 4 5 6 7 x 8\n",
+        "r\n",
+        &[
+            "uva652: case 2, line 2: missing: the input ends after 1 of the 99999999999999999999999 cases the first line announced",
+        ],
+    );
+}
+
+#[test]
+fn a_counted_format_with_empty_input_says_its_count_is_missing() {
+    for problem in ["uva652", "hdu3567", "uva10181"] {
+        for input in ["", " \n\n"] {
+            let output = run(&["judge", problem], input.as_bytes());
+            let (out, err) = text(&output);
+            assert_eq!(output.status.code(), Some(1), "{problem}: {err}");
+            assert_eq!(out, "");
+            eqnice!(
+                format!(
+                    "{problem}: line 1: the number of cases is missing: the input is empty\n\
+                     solver-client: {problem}: 1 problem(s) in the input (see above); no case read\n"
+                ),
+                err
+            );
+        }
+    }
 }
 
 #[test]

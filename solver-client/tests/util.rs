@@ -15,10 +15,15 @@ pub(crate) fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
-/// The client binary with `args`, with `SOLVER_SERVER` cleared so runs embed their server.
+/// The client binary with `args`, with `SOLVER_SERVER` cleared so runs embed their server, and
+/// `RUST_LOG` and `NO_COLOR` cleared so that stderr is what the tests expect.
 pub(crate) fn client(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_solver-client"));
-    command.args(args).env_remove("SOLVER_SERVER");
+    command
+        .args(args)
+        .env_remove("SOLVER_SERVER")
+        .env_remove("RUST_LOG")
+        .env_remove("NO_COLOR");
     command
 }
 

@@ -8,8 +8,8 @@ use std::io::{self, Write as _};
 
 use solver_core::Board3;
 
-use super::tokens::{Group, Token, Tokens};
-use super::{Format, read_cases, truncated, write_moves};
+use super::tokens::{Attempt, Layout, Read, Token, Tokens};
+use super::{Format, board_from_tokens, read_cases, write_moves};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
 
@@ -25,28 +25,22 @@ pub(crate) static EIGHT_UNTIL_EOF: Eight = Eight { counted: false };
 /// UVa 652.
 pub(crate) static EIGHT_COUNTED: Eight = Eight { counted: true };
 
+/// A 3×3 board is 9 tiles, usually on one line (or three).
+pub(crate) const LAYOUT: Layout = Layout {
+    tokens: 9,
+    what: "tiles",
+    lines: 1,
+    one_line: true,
+};
+
 impl Format for Eight {
     fn parse(&self, input: &[u8]) -> Input {
         read_cases(
             input,
             self.counted,
-            |tokens, cases, count| match read_board3(tokens) {
-                Some((line, board)) => {
-                    let query = board.map(|start| Query::Eight {
-                        start,
-                        target: Board3::goal(),
-                    });
-                    cases.push(line, query);
-                    true
-                }
-                None => {
-                    if count.is_some() {
-                        let message = truncated("tiles", 0, 9, count, cases.cases.len() + 1);
-                        cases.push(tokens.line(), Err(message));
-                    }
-                    false
-                }
-            },
+            LAYOUT,
+            |at| read_board3(at).map(to_goal),
+            |tiles| board_from_tokens::<3>(tiles).map(to_goal),
         )
     }
 
@@ -78,28 +72,48 @@ impl Format for Eight {
     }
 }
 
-/// Reads one 3×3 board: 9 tokens, or one packed token of 9 characters alone on its line
-/// (`123x46758`). Returns its first line and the board or what is wrong with it; `None` when the
-/// input has no more tokens.
-pub(crate) fn read_board3(tokens: &mut Tokens<'_>) -> Option<(usize, Result<Board3, String>)> {
-    let first = tokens.peek()?;
-    if first.bytes.len() > 1 {
-        let mut after = *tokens;
+/// The query for a board to the standard goal.
+fn to_goal(start: Board3) -> Query {
+    Query::Eight {
+        start,
+        target: Board3::goal(),
+    }
+}
+
+/// Reads one 3×3 board at `at`: 9 tokens, or one packed token of 9 characters alone on its line
+/// (`123x46758`). Another token of several characters alone on its line is read as a packed
+/// board too (and reported as not one), unless 8 one-character tiles follow it and end with a
+/// line: then it is the first of 9 tiles (`99 1 2 3 4 5 6 7 8`, as `solve` passes its arguments,
+/// one per line).
+pub(crate) fn read_board3(at: Tokens<'_>) -> Attempt<'_, Board3> {
+    if let Some(first) = at.peek()
+        && first.bytes.len() > 1
+    {
+        let mut after = at;
         after.next();
-        if after.peek().is_none_or(|next| next.line != first.line) {
-            tokens.next();
-            return Some((first.line, packed_board3(&first)));
+        let alone = after.peek().is_none_or(|next| next.line != first.line);
+        let tiles = at.attempt(9, |group| {
+            group[1..]
+                .iter()
+                .all(|t| t.bytes.len() == 1)
+                .then_some(())
+                .ok_or_else(String::new)
+        });
+        let first_of_nine = first.bytes.len() != 9
+            && matches!(&tiles.read, Read::Case { result: Ok(()), last, .. }
+                if tiles.after.peek().is_none_or(|next| next.line > last.line));
+        if alone && !first_of_nine {
+            return Attempt {
+                read: Read::Case {
+                    first,
+                    last: first,
+                    result: packed_board3(&first),
+                },
+                after,
+            };
         }
     }
-    Some(
-        match tokens.take_group::<9, _, _>(|group| {
-            Board3::from_tokens(group.iter().map(Token::text)).map_err(|e| e.to_string())
-        }) {
-            Group::Valid(board, line) => (line, Ok(board)),
-            Group::Invalid(error, line) => (line, Err(error)),
-            Group::Truncated(read, line) => (line, Err(truncated("tiles", read, 9, None, 0))),
-        },
-    )
+    at.attempt(9, board_from_tokens::<3>)
 }
 
 /// A 3×3 board packed into one token of 9 characters, as HDU 3567 writes it (`12X453786`).
@@ -214,5 +228,90 @@ mod tests {
         );
         assert!(input.cases[1].query.is_err());
         assert!(input.cases[2].query.is_ok());
+    }
+
+    #[test]
+    fn a_line_of_sixteen_numbers_is_one_bad_case() {
+        let input = EIGHT_UNTIL_EOF.parse(
+            b"1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n1 2 3 4 5 6 7 x 8\n1 2 3 4 5 6 7 8 8\n",
+        );
+        assert_eq!(
+            errors(&input),
+            vec![
+                (2, 2, "expected 9 tiles, found 16".to_owned()),
+                (
+                    4,
+                    4,
+                    "tile 8 appears twice (cells 8 and 9), so the blank is missing".to_owned()
+                ),
+            ]
+        );
+        assert_eq!(input.cases.len(), 4);
+        assert_eq!(input.cases[2].line, 3);
+        assert!(input.cases[2].query.is_ok());
+    }
+
+    #[test]
+    fn a_line_one_tile_too_long_is_one_bad_case() {
+        // The first 9 tokens are a board, but the tenth is not the start of another.
+        let input = EIGHT_UNTIL_EOF.parse(b"1 2 3 4 5 6 7 8 x 5\n1 2 3 4 5 6 7 x 8\n");
+        assert_eq!(
+            errors(&input),
+            vec![(1, 1, "expected 9 tiles, found 10".to_owned())]
+        );
+        assert_eq!(input.cases.len(), 2);
+        assert!(input.cases[1].query.is_ok());
+        // Two boards on one line are two cases.
+        let input = EIGHT_UNTIL_EOF.parse(b"1 2 3 4 5 6 7 8 x 1 2 3 4 5 6 7 x 8\n");
+        assert_eq!(queries(&input).len(), 2);
+    }
+
+    #[test]
+    fn uva_counts_stay_right_after_a_bad_line() {
+        let input = EIGHT_COUNTED.parse(
+            b"3\n\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n\n1 2 3\n4 5 6\n7 x 8\n\n1 2 3 4 5 6 7 8\n",
+        );
+        assert!(input.problems.is_empty(), "{:?}", input.problems);
+        assert_eq!(
+            errors(&input),
+            vec![
+                (1, 3, "expected 9 tiles, found 16".to_owned()),
+                (
+                    3,
+                    9,
+                    "the input ends inside the case, after 8 of the 9 tiles".to_owned()
+                ),
+            ]
+        );
+        assert!(input.cases[1].query.is_ok());
+    }
+
+    #[test]
+    fn a_huge_number_is_one_error_quoted_as_typed() {
+        let quoted = "token 1 (\"99999999999999999999999\") is out of range: expected 1..=8, or 0 for the blank";
+        // On one line, and one token per line as `solve` passes its arguments.
+        for input in [
+            "99999999999999999999999 1 2 3 4 5 6 7 8\n",
+            "99999999999999999999999\n1\n2\n3\n4\n5\n6\n7\n8",
+        ] {
+            let input = EIGHT_UNTIL_EOF.parse(input.as_bytes());
+            assert_eq!(errors(&input), vec![(1, 1, quoted.to_owned())]);
+        }
+        // Alone, it is a packed board that is not one.
+        let input = EIGHT_UNTIL_EOF.parse(b"99999999999999999999999\n");
+        assert_eq!(
+            errors(&input),
+            vec![(
+                1,
+                1,
+                "\"99999999999999999999999\" is not a board: expected 9 tiles, or 9 characters packed like 12345678x".to_owned()
+            )]
+        );
+        // A small number out of range is shown as the number it is.
+        let input = EIGHT_UNTIL_EOF.parse(b"1 2 3 4 5 6 7 8 10\n");
+        assert_eq!(
+            errors(&input)[0].2,
+            "tile 10 (token 9) is out of range: expected 1..=8, or 0 for the blank"
+        );
     }
 }

@@ -6,7 +6,8 @@
 use std::io::{self, Write as _};
 
 use super::eight::packed_board3;
-use super::{Format, read_cases, read_group_case, write_moves};
+use super::tokens::{Layout, Token};
+use super::{Format, read_cases, write_moves};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
 
@@ -14,23 +15,32 @@ use crate::output::Output;
 #[derive(Debug)]
 pub(crate) struct EightII;
 
+/// A case is two packed boards, start and target, each on a line of its own; either line could
+/// begin a case, so a malformed case takes two lines, and a line is never a whole case unless
+/// both its boards are valid.
+const LAYOUT: Layout = Layout {
+    tokens: 2,
+    what: "boards",
+    lines: 2,
+    one_line: false,
+};
+
+/// The start and target boards of a case.
+fn pair(boards: &[Token<'_>]) -> Result<Query, String> {
+    let [start, target] = boards else {
+        return Err(format!(
+            "expected 2 boards (start and target), found {}",
+            boards.len()
+        ));
+    };
+    let start = packed_board3(start).map_err(|e| format!("start: {e}"))?;
+    let target = packed_board3(target).map_err(|e| format!("target: {e}"))?;
+    Ok(Query::Eight { start, target })
+}
+
 impl Format for EightII {
     fn parse(&self, input: &[u8]) -> Input {
-        read_cases(input, true, |tokens, cases, count| {
-            read_group_case::<2>(tokens, cases, count, "boards", |pair| {
-                let start = pair
-                    .first()
-                    .map(packed_board3)
-                    .ok_or("the start board is missing")?
-                    .map_err(|e| format!("start: {e}"))?;
-                let target = pair
-                    .get(1)
-                    .map(packed_board3)
-                    .ok_or("the target board is missing")?
-                    .map_err(|e| format!("target: {e}"))?;
-                Ok(Query::Eight { start, target })
-            })
-        })
+        read_cases(input, true, LAYOUT, |at| at.attempt(2, pair), pair)
     }
 
     fn render(
@@ -89,15 +99,24 @@ mod tests {
                     2,
                     "target: \"12345678\" is not a board: expected 9 tiles, or 9 characters packed like 12345678x".to_owned()
                 ),
+                // A board is a line: `1 2` and the next line are a case, and the last line is
+                // short of a case.
                 (
                     2,
                     4,
-                    "start: \"1\" is not a board: expected 9 tiles, or 9 characters packed like 12345678x".to_owned()
+                    "expected 2 boards, found 4 (lines 4 to 6: 2 + 1 + 1)".to_owned()
+                ),
+                (
+                    3,
+                    6,
+                    "missing: the input ends after 2 of the 3 cases the first line announced"
+                        .to_owned()
                 ),
             ]
         );
-        assert_eq!(input.cases.len(), 3);
-        assert!(input.cases[2].query.is_ok());
+        let input = EightII.parse(b"2\n12X453786\n12345678\n564178X23\n7568X4123\n");
+        assert_eq!(errors(&input).len(), 1);
+        assert!(input.cases[1].query.is_ok());
     }
 
     #[test]
@@ -120,5 +139,37 @@ mod tests {
                 .unwrap_err()
                 .starts_with("missing: the input ends after 1 of the 3 cases")
         );
+    }
+
+    #[test]
+    fn a_line_too_long_costs_only_its_case() {
+        // A board is a line, so the line with a token too many is a start board, and the next
+        // line its target.
+        let input = EightII
+            .parse(b"3\n12X453786 5\n12345678X\n564178X23\n7568X4123\n12X453786\n12345678X\n");
+        assert_eq!(
+            errors(&input),
+            vec![(
+                1,
+                2,
+                "expected 2 boards, found 3 (lines 2 to 3: 2 + 1)".to_owned()
+            )]
+        );
+        assert_eq!(input.cases.len(), 3);
+        assert_eq!(input.cases[1].line, 4);
+        assert_eq!(input.cases[2].line, 6);
+        assert!(input.problems.is_empty(), "{:?}", input.problems);
+        // Both boards of a case on one line are still read.
+        let input = EightII.parse(b"1\n12X453786 12345678X\n");
+        assert_eq!(queries(&input).len(), 1);
+    }
+
+    #[test]
+    fn a_short_line_costs_only_its_case() {
+        let input =
+            EightII.parse(b"3\n12X45378\n12345678X\n564178X23\n7568X4123\n12X453786\n12345678X\n");
+        assert_eq!(errors(&input).len(), 1, "{input:?}");
+        assert_eq!(queries(&input).len(), 2);
+        assert!(input.problems.is_empty(), "{:?}", input.problems);
     }
 }

@@ -7,8 +7,8 @@ use std::io::{self, Write as _};
 
 use solver_core::Board4;
 
-use super::tokens::Token;
-use super::{Format, read_cases, read_group_case, write_moves};
+use super::tokens::Layout;
+use super::{Format, board_from_tokens, read_cases, write_moves};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
 
@@ -24,15 +24,31 @@ pub(crate) static FIFTEEN_COUNTED: Fifteen = Fifteen { counted: true };
 /// Boards until the end of input (the `solve fifteen` command).
 pub(crate) static FIFTEEN_UNTIL_EOF: Fifteen = Fifteen { counted: false };
 
+/// A 4×4 board is 16 tiles, on 4 lines (or one).
+const LAYOUT: Layout = Layout {
+    tokens: 16,
+    what: "tiles",
+    lines: 1,
+    one_line: true,
+};
+
+/// The query for a board to the standard goal.
+fn to_goal(start: Board4) -> Query {
+    Query::Fifteen {
+        start,
+        target: Board4::goal(),
+    }
+}
+
 impl Format for Fifteen {
     fn parse(&self, input: &[u8]) -> Input {
-        read_cases(input, self.counted, |tokens, cases, count| {
-            read_group_case::<16>(tokens, cases, count, "tiles", |group| {
-                Board4::from_tokens(group.iter().map(Token::text))
-                    .map(|start| Query::Fifteen { start })
-                    .map_err(|e| e.to_string())
-            })
-        })
+        read_cases(
+            input,
+            self.counted,
+            LAYOUT,
+            |at| at.attempt(16, board_from_tokens::<4>).map(to_goal),
+            |tiles| board_from_tokens::<4>(tiles).map(to_goal),
+        )
     }
 
     fn render(
@@ -68,7 +84,8 @@ mod tests {
         assert_eq!(
             q[0],
             Query::Fifteen {
-                start: "2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15".parse().unwrap()
+                start: "2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15".parse().unwrap(),
+                target: Board4::goal(),
             }
         );
     }
@@ -81,7 +98,11 @@ mod tests {
         assert_eq!(
             errors(&input),
             vec![
-                (1, 2, "expected 16 tiles, found 15".to_owned()),
+                (
+                    1,
+                    2,
+                    "expected 16 tiles, found 15 (lines 2 to 5: 4 + 3 + 4 + 4)".to_owned()
+                ),
                 (
                     3,
                     10,
@@ -90,5 +111,102 @@ mod tests {
             ]
         );
         assert!(input.cases[1].query.is_ok());
+    }
+
+    const GOOD: &str = "2 3 4 0\n1 5 7 8\n9 6 10 12\n13 14 11 15\n";
+    const OTHER: &str = "13 1 2 4\n5 0 3 7\n9 6 10 12\n15 8 11 14\n";
+
+    #[test]
+    fn a_five_by_five_board_costs_only_itself() {
+        for five in [
+            "1 2 3 4 5\n6 7 8 9 10\n11 12 13 14 15\n16 17 18 19 20\n21 22 23 24 0\n",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0\n",
+        ] {
+            let input = FIFTEEN_COUNTED.parse(format!("3\n{GOOD}{five}{OTHER}").as_bytes());
+            assert!(input.problems.is_empty(), "{:?}", input.problems);
+            assert_eq!(input.cases.len(), 3, "{input:?}");
+            assert!(input.cases[0].query.is_ok());
+            let (number, line, message) = &errors(&input)[0];
+            assert_eq!((*number, *line), (2, 6));
+            assert!(
+                message.starts_with("expected 16 tiles, found 25"),
+                "{message}"
+            );
+            assert!(input.cases[2].query.is_ok(), "{input:?}");
+            assert_eq!(input.cases[2].line, 6 + five.lines().count());
+        }
+    }
+
+    #[test]
+    fn a_row_too_long_costs_only_its_board() {
+        let input = FIFTEEN_COUNTED
+            .parse(format!("2\n2 3 4 0\n1 5 7 8 16\n9 6 10 12\n13 14 11 15\n{OTHER}").as_bytes());
+        assert_eq!(
+            errors(&input),
+            vec![(
+                1,
+                2,
+                "expected 16 tiles, found 17 (lines 2 to 5: 4 + 5 + 4 + 4)".to_owned()
+            )]
+        );
+        assert!(input.cases[1].query.is_ok());
+        assert!(input.problems.is_empty(), "{:?}", input.problems);
+    }
+
+    #[test]
+    fn a_missing_row_costs_only_its_board() {
+        let input = FIFTEEN_COUNTED
+            .parse(format!("3\n2 3 4 0\n1 5 7 8\n13 14 11 15\n{OTHER}{GOOD}").as_bytes());
+        assert_eq!(
+            errors(&input),
+            vec![(
+                1,
+                2,
+                "expected 16 tiles, found 12 (lines 2 to 4: 4 + 4 + 4)".to_owned()
+            )]
+        );
+        assert_eq!(input.cases[1].line, 5);
+        assert_eq!(input.cases[2].line, 9);
+        assert_eq!(queries(&input).len(), 2);
+        assert!(input.problems.is_empty(), "{:?}", input.problems);
+    }
+
+    #[test]
+    fn a_huge_tile_is_quoted_as_typed() {
+        let input = FIFTEEN_COUNTED
+            .parse(b"1\n99999999999999999999999 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n");
+        assert_eq!(
+            errors(&input),
+            vec![(
+                1,
+                2,
+                "token 1 (\"99999999999999999999999\") is out of range: expected 1..=15, or 0 for the blank"
+                    .to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn an_empty_input_lacks_its_count() {
+        for empty in ["", "  \n\n"] {
+            let input = FIFTEEN_COUNTED.parse(empty.as_bytes());
+            assert!(input.cases.is_empty());
+            assert_eq!(
+                input.problems,
+                vec![(
+                    1,
+                    "the number of cases is missing: the input is empty".to_owned()
+                )]
+            );
+        }
+        let input = FIFTEEN_COUNTED.parse(b"99999999999999999999999\n");
+        assert_eq!(
+            errors(&input),
+            vec![(
+                1,
+                1,
+                "missing: the input ends after 0 of the 99999999999999999999999 cases the first line announced".to_owned()
+            )]
+        );
     }
 }

@@ -122,13 +122,38 @@ pub(crate) trait Format: Sync {
     ) -> io::Result<Result<(), String>>;
 }
 
-/// A count header (`N` or `T`): the number of cases that follow. A header that is not a number is
-/// reported; if it is alone on its line it is skipped, else it is read as part of the first case.
-fn read_count(tokens: &mut tokens::Tokens<'_>, input: &mut Input) -> Option<u64> {
-    let token = tokens.peek()?;
+/// A count header (`N` or `T`): the number of cases that follow, and its token as typed.
+#[derive(Debug, Clone, Copy)]
+struct Count<'a> {
+    n: u64,
+    token: tokens::Token<'a>,
+}
+
+impl Count<'_> {
+    /// The count as typed (a number too large for any use is still shown as it was given).
+    fn shown(&self) -> String {
+        if self.token.bytes.len() <= 24 {
+            self.token.text().to_owned()
+        } else {
+            self.token.quoted()
+        }
+    }
+}
+
+/// Reads the count header. A header that is not a number is reported; if it is alone on its line
+/// it is skipped, else it is read as part of the first case. An input without any token is
+/// reported as missing its count.
+fn read_count<'a>(tokens: &mut tokens::Tokens<'a>, input: &mut Input) -> Option<Count<'a>> {
+    let Some(token) = tokens.peek() else {
+        input.problems.push((
+            1,
+            "the number of cases is missing: the input is empty".to_owned(),
+        ));
+        return None;
+    };
     if let Some(n) = token.number() {
         tokens.next();
-        return Some(n);
+        return Some(Count { n, token });
     }
     input.problems.push((
         token.line,
@@ -146,88 +171,112 @@ fn read_count(tokens: &mut tokens::Tokens<'_>, input: &mut Input) -> Option<u64>
 }
 
 /// Checks the end of a counted input: nothing may follow the last case.
-fn expect_end(tokens: &tokens::Tokens<'_>, input: &mut Input, count: u64) {
+fn expect_end(tokens: &tokens::Tokens<'_>, input: &mut Input, count: &Count<'_>) {
     if let Some(token) = tokens.peek() {
         input.problems.push((
             token.line,
             format!(
-                "unexpected {} after the last of the {count} cases the first line announced; ignored",
-                token.quoted()
+                "unexpected {} after the last of the {} cases the first line announced; ignored",
+                token.quoted(),
+                count.shown()
             ),
         ));
     }
 }
 
-/// Reads a whole input with `read_case`: the cases a first-line count announces when
-/// `counted`, else cases until the end of input.
-fn read_cases(
-    input: &[u8],
+/// Reads a whole input: the cases a first-line count announces when `counted` (or until the end
+/// of input if the count is not a number), else cases until the end of input. `attempt` reads
+/// one case at a position and `check` judges a case's worth of tokens; `layout` says how cases
+/// lie in lines, which is how a malformed case is kept from costing any other (see
+/// [`tokens::Tokens::read_case`]).
+fn read_cases<'a>(
+    input: &'a [u8],
     counted: bool,
-    mut read_case: impl FnMut(&mut tokens::Tokens<'_>, &mut Input, Option<u64>) -> bool,
+    layout: tokens::Layout,
+    attempt: impl Fn(tokens::Tokens<'a>) -> tokens::Attempt<'a, Query>,
+    check: impl Fn(&[tokens::Token<'a>]) -> Result<Query, String>,
 ) -> Input {
     let mut tokens = tokens::Tokens::new(input);
     let mut cases = Input::default();
-    if counted {
-        read_counted(&mut tokens, &mut cases, read_case);
+    let count = if counted {
+        let count = read_count(&mut tokens, &mut cases);
+        if count.is_none() && tokens.peek().is_none() {
+            return cases;
+        }
+        count
     } else {
-        while read_case(&mut tokens, &mut cases, None) {}
+        None
+    };
+    loop {
+        if let Some(count) = &count
+            && cases.cases.len() as u64 >= count.n
+        {
+            expect_end(&tokens, &mut cases, count);
+            break;
+        }
+        let number = cases.cases.len() + 1;
+        let last = count.as_ref().is_some_and(|count| number as u64 == count.n);
+        match tokens.read_case(layout, last, &attempt, &check) {
+            None => {
+                if let Some(count) = &count {
+                    let message = truncated(layout, 0, Some(count), number);
+                    cases.push(tokens.line(), Err(message));
+                }
+                break;
+            }
+            Some(tokens::Group::Valid(query, line)) => cases.push(line, Ok(query)),
+            Some(tokens::Group::Invalid(error, line)) => cases.push(line, Err(error)),
+            Some(tokens::Group::Truncated(read, line)) => {
+                cases.push(line, Err(truncated(layout, read, count.as_ref(), number)));
+                break;
+            }
+        }
     }
     cases
 }
 
-/// Reads one case of `N` tokens that `check` turns into a query (or an error for the case) and
-/// adds it to `cases`. Returns whether to go on: `false` once the input has ended. `what` names
-/// the tokens in the message for an input that ends inside the case.
-fn read_group_case<const N: usize>(
-    tokens: &mut tokens::Tokens<'_>,
-    cases: &mut Input,
-    count: Option<u64>,
-    what: &str,
-    check: impl Fn(&[tokens::Token<'_>]) -> Result<Query, String>,
-) -> bool {
-    if count.is_none() && tokens.peek().is_none() {
-        return false;
-    }
-    let number = cases.cases.len() + 1;
-    let (line, query, more) = match tokens.take_group::<N, _, _>(check) {
-        tokens::Group::Valid(query, line) => (line, Ok(query), true),
-        tokens::Group::Invalid(error, line) => (line, Err(error), true),
-        tokens::Group::Truncated(read, line) => {
-            (line, Err(truncated(what, read, N, count, number)), false)
-        }
-    };
-    cases.push(line, query);
-    more
-}
-
-/// Reads the cases of a counted input, or until the end of input when there is no count.
-fn read_counted(
-    tokens: &mut tokens::Tokens<'_>,
-    input: &mut Input,
-    mut read_case: impl FnMut(&mut tokens::Tokens<'_>, &mut Input, Option<u64>) -> bool,
-) {
-    match read_count(tokens, input) {
-        Some(count) => {
-            for _ in 0..count {
-                if !read_case(tokens, input, Some(count)) {
-                    return;
-                }
-            }
-            expect_end(tokens, input, count);
-        }
-        None => while read_case(tokens, input, None) {},
-    }
-}
-
-/// The message for input that ends inside a case or before all announced cases.
-fn truncated(what: &str, read: usize, need: usize, count: Option<u64>, number: usize) -> String {
+/// The message for input that ends inside a case (after `read` tokens) or before all announced
+/// cases (`read` is 0 then).
+fn truncated(
+    layout: tokens::Layout,
+    read: usize,
+    count: Option<&Count<'_>>,
+    number: usize,
+) -> String {
     match (read, count) {
         (0, Some(count)) => format!(
-            "missing: the input ends after {} of the {count} cases the first line announced",
-            number - 1
+            "missing: the input ends after {} of the {} cases the first line announced",
+            number - 1,
+            count.shown()
         ),
-        _ => format!("the input ends inside the case, after {read} of the {need} {what}"),
+        _ => format!(
+            "the input ends inside the case, after {read} of the {} {}",
+            layout.tokens, layout.what
+        ),
     }
+}
+
+/// A sliding-tile board from its tiles' tokens. A number out of range is quoted as it was typed
+/// (solver-core shows the number it read, which saturates for very long ones).
+pub(crate) fn board_from_tokens<const W: usize>(
+    tokens: &[tokens::Token<'_>],
+) -> Result<solver_core::Board<W>, String> {
+    solver_core::Board::<W>::from_tokens(tokens.iter().map(tokens::Token::text)).map_err(
+        |e| match e {
+            solver_core::BoardError::OutOfRange { index, value, max }
+                if tokens
+                    .get(index)
+                    .is_some_and(|token| token.text() != value.to_string()) =>
+            {
+                format!(
+                    "token {} ({}) is out of range: expected 1..={max}, or 0 for the blank",
+                    index + 1,
+                    tokens[index].quoted()
+                )
+            }
+            e => e.to_string(),
+        },
+    )
 }
 
 /// Writes a move string and a newline: lowercase letters from solver-core, or uppercase.
@@ -269,6 +318,164 @@ pub(crate) mod tests {
             .iter()
             .filter_map(|c| c.query.clone().err().map(|e| (c.number, c.line, e)))
             .collect()
+    }
+
+    /// A small deterministic generator (xorshift64*), so the corruption sweep below is the same
+    /// on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+        }
+
+        fn shuffled(&mut self, n: usize) -> Vec<usize> {
+            let mut items: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                items.swap(i, self.below(i + 1));
+            }
+            items
+        }
+    }
+
+    /// The lines of one random valid case of `problem`, as its judge writes them.
+    fn case_lines(problem: Problem, rng: &mut Rng) -> Vec<String> {
+        let row = |cells: &[usize]| {
+            cells
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let packed = |cells: &[usize]| -> String {
+            cells
+                .iter()
+                .map(|&c| {
+                    if c == 0 {
+                        'X'
+                    } else {
+                        char::from(b'0' + c as u8)
+                    }
+                })
+                .collect()
+        };
+        match problem {
+            Problem::Poj1077 | Problem::Hdu1043 | Problem::Uva652 => {
+                let cells = rng.shuffled(9);
+                if problem == Problem::Uva652 && rng.below(4) == 0 {
+                    vec![packed(&cells)]
+                } else {
+                    vec![row(&cells)]
+                }
+            }
+            Problem::Hdu3567 => {
+                let (start, target) = (rng.shuffled(9), rng.shuffled(9));
+                vec![packed(&start), packed(&target)]
+            }
+            Problem::Uva10181 => rng.shuffled(16).chunks(4).map(row).collect(),
+            Problem::Poj1198 | Problem::Hdu1401 => (0..2)
+                .map(|_| {
+                    let squares: Vec<usize> = rng.shuffled(64)[..4]
+                        .iter()
+                        .flat_map(|s| [s / 8 + 1, s % 8 + 1])
+                        .collect();
+                    row(&squares)
+                })
+                .collect(),
+        }
+    }
+
+    /// `lines` of a case with one mistake a person makes: a token dropped or added on a line, a
+    /// line replaced by text, or (for a 4×4 board's rows) a row dropped, a middle row repeated, or
+    /// a row doubled onto itself. (A line dropped or added where a case is one line is a case more or
+    /// less, and where it is two lines any two lines make a case: nothing can tell.)
+    fn corrupt(lines: &[String], problem: Problem, rng: &mut Rng) -> Vec<String> {
+        let rows = problem == Problem::Uva10181;
+        let mut lines = lines.to_vec();
+        let at = rng.below(lines.len());
+        let mut tokens: Vec<String> = lines[at].split(' ').map(str::to_owned).collect();
+        match rng.below(6) {
+            0 if tokens.len() > 1 => {
+                tokens.remove(rng.below(tokens.len()));
+                lines[at] = tokens.join(" ");
+            }
+            1 => {
+                tokens.insert(rng.below(tokens.len() + 1), (1 + rng.below(9)).to_string());
+                lines[at] = tokens.join(" ");
+            }
+            2 if rows => {
+                lines.remove(at);
+            }
+            // A middle row: a first or last row repeated is a line before or after a valid case.
+            3 if rows => {
+                let at = 1 + rng.below(lines.len() - 2);
+                let copy = lines[at].clone();
+                lines.insert(at, copy);
+            }
+            5 if rows => {
+                let copy = lines[at].clone();
+                lines[at] = format!("{copy} {copy}");
+            }
+            // Two tokens on a line could be a whole HDU 3567 case: that would be a case more.
+            _ if problem == Problem::Hdu3567 || rng.below(2) == 0 => {
+                "hello".clone_into(&mut lines[at]);
+            }
+            _ => "hello world".clone_into(&mut lines[at]),
+        }
+        lines
+    }
+
+    /// One malformed case costs only itself, with the right case numbers and lines, in every
+    /// format: a deterministic sweep of random inputs with one case spoiled the way people do.
+    #[test]
+    fn one_bad_case_costs_only_itself() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for problem in Problem::ALL {
+            for round in 0..300 {
+                let count = 2 + rng.below(4);
+                let bad = rng.below(count);
+                let counted = matches!(
+                    problem,
+                    Problem::Uva652 | Problem::Hdu3567 | Problem::Uva10181
+                );
+                let mut text = if counted {
+                    format!("{count}\n")
+                } else {
+                    String::new()
+                };
+                let mut line = 1 + usize::from(counted);
+                let mut starts = Vec::new();
+                for number in 0..count {
+                    let mut lines = case_lines(problem, &mut rng);
+                    if number == bad {
+                        lines = corrupt(&lines, problem, &mut rng);
+                    }
+                    starts.push(line);
+                    for l in &lines {
+                        text.push_str(l);
+                        text.push('\n');
+                    }
+                    line += lines.len();
+                    if problem == Problem::Uva652 {
+                        text.push('\n');
+                        line += 1;
+                    }
+                }
+                let input = problem.format().parse(text.as_bytes());
+                let context = format!("{problem} round {round}, case {}:\n{text}", bad + 1);
+                assert!(input.problems.is_empty(), "{context}{:?}", input.problems);
+                assert_eq!(input.cases.len(), count, "{context}{input:#?}");
+                for (i, case) in input.cases.iter().enumerate() {
+                    assert_eq!(case.line, starts[i], "{context}{input:#?}");
+                    if i != bad {
+                        assert!(case.query.is_ok(), "{context}{input:#?}");
+                    }
+                }
+            }
+        }
     }
 
     proptest! {
@@ -341,8 +548,21 @@ pub(crate) struct Printer {
     problem: Problem,
     out: Output,
     progress: crate::progress::Progress,
+    cases: usize,
     done: usize,
+    answered: usize,
     failed: usize,
+}
+
+/// What a judge run did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Summary {
+    /// Cases read (good and bad, and one for cases a count announced that never came).
+    pub(crate) cases: usize,
+    /// Cases whose answers were printed.
+    pub(crate) answered: usize,
+    /// Problems reported: bad cases, cases without an answer, and problems outside any case.
+    pub(crate) failed: usize,
 }
 
 impl Printer {
@@ -352,7 +572,9 @@ impl Printer {
             problem,
             out: Output::stdout(),
             progress: crate::progress::Progress::new(total, progress),
+            cases: total,
             done: 0,
+            answered: 0,
             failed: 0,
         }
     }
@@ -364,11 +586,15 @@ impl Printer {
         eprintln!("{}: line {line}: {message}", self.problem);
     }
 
-    /// Flushes the output; returns how many cases or problems failed.
-    pub(crate) fn finish(mut self) -> io::Result<usize> {
+    /// Flushes the output; says how many cases were answered and how many problems there were.
+    pub(crate) fn finish(mut self) -> io::Result<Summary> {
         self.progress.clear();
         io::Write::flush(&mut self.out)?;
-        Ok(self.failed)
+        Ok(Summary {
+            cases: self.cases,
+            answered: self.answered,
+            failed: self.failed,
+        })
     }
 }
 
@@ -382,7 +608,10 @@ impl crate::session::Sink for Printer {
             Err(error) => Err(error.to_owned()),
         };
         match printed {
-            Ok(()) => self.out.case_done(),
+            Ok(()) => {
+                self.answered += 1;
+                self.out.case_done();
+            }
             Err(error) => {
                 self.failed += 1;
                 self.progress.clear();

@@ -8,8 +8,8 @@ use std::io::{self, Write as _};
 
 use solver_core::solitaire::{DEFAULT_MAX_MOVES, Position, Square};
 
-use super::tokens::{Group, Token, Tokens};
-use super::{Format, truncated};
+use super::tokens::{Layout, Token};
+use super::{Format, read_cases};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
 
@@ -53,26 +53,32 @@ impl Format for Solitaire {
     }
 }
 
+/// A case is 16 numbers: the start on one line and the end on the next (or all on one line).
+/// Either line could begin a case, so a malformed case takes two lines.
+const LAYOUT: Layout = Layout {
+    tokens: 16,
+    what: "numbers",
+    lines: 2,
+    one_line: true,
+};
+
 /// Reads pairs of positions until the end of input, each to be solved within `max_moves`.
 pub(crate) fn parse_with_limit(input: &[u8], max_moves: u32) -> Input {
-    let mut tokens = Tokens::new(input);
-    let mut cases = Input::default();
-    while tokens.peek().is_some() {
-        let (line, query) = match tokens.take_group::<16, _, _>(|group| {
-            let (start, end) = group.split_at(group.len().min(8));
-            Ok(Query::Solitaire(Pair {
-                start: pieces(start).map_err(|e| format!("start: {e}"))?,
-                end: pieces(end).map_err(|e| format!("end: {e}"))?,
-                max_moves,
-            }))
-        }) {
-            Group::Valid(query, line) => (line, Ok(query)),
-            Group::Invalid(error, line) => (line, Err(error)),
-            Group::Truncated(read, line) => (line, Err(truncated("numbers", read, 16, None, 0))),
-        };
-        cases.push(line, query);
-    }
-    cases
+    let check = |group: &[Token<'_>]| {
+        if group.len() != 16 {
+            return Err(format!(
+                "expected 16 numbers (start and end, each the row and column of 4 pieces), found {}",
+                group.len()
+            ));
+        }
+        let (start, end) = group.split_at(8);
+        Ok(Query::Solitaire(Pair {
+            start: pieces(start).map_err(|e| format!("start: {e}"))?,
+            end: pieces(end).map_err(|e| format!("end: {e}"))?,
+            max_moves,
+        }))
+    };
+    read_cases(input, false, LAYOUT, |at| at.attempt(16, check), check)
 }
 
 /// Four pieces from 8 numbers `r1 c1 .. r4 c4`.
@@ -85,10 +91,12 @@ fn pieces(tokens: &[Token<'_>]) -> Result<Position, String> {
     }
     let mut squares = [Square::new(1, 1).expect("a square on the board"); 4];
     for (piece, pair) in tokens.chunks(2).enumerate() {
+        // A number that is not written plainly (too long, leading zeros) is quoted as typed.
         let coordinate = |token: &Token<'_>| {
             token
                 .number()
-                .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| n.to_string() == token.text() || (1..=8).contains(n))
                 .ok_or_else(|| {
                     format!(
                         "piece {}: {} is not a row or column number 1..=8",
@@ -144,10 +152,47 @@ mod tests {
 
     #[test]
     fn a_short_line_costs_only_its_case() {
-        let input = SOLITAIRE_UNTIL_EOF
-            .parse(b"4 4 4 5 5 4 6\n2 4 3 3 3 6 4 6\n4 4 4 5 5 4 6 5\n4 4 4 5 5 4 6 5\n");
-        // The short line and its partner are cut at the first full pair that follows.
-        assert!(input.cases[0].query.is_err());
-        assert!(input.cases.last().unwrap().query.is_ok(), "{input:?}");
+        let good = "4 4 4 5 5 4 6 5\n2 4 3 3 3 6 4 6\n";
+        for (bad, message) in [
+            (
+                "4 4 4 5 5 4 6\n2 4 3 3 3 6 4 6\n",
+                "expected 16 numbers, found 15 (lines 3 to 4: 7 + 8)",
+            ),
+            (
+                "4 4 4 5 5 4 6 5\n2 4 3 3 3 6 4\n",
+                "expected 16 numbers, found 15 (lines 3 to 4: 8 + 7)",
+            ),
+            (
+                "4 4 4 5 5 4 6 5 1\n2 4 3 3 3 6 4 6\n",
+                "expected 16 numbers, found 17 (lines 3 to 4: 9 + 8)",
+            ),
+            (
+                "4 4 4 5 5 4 6 5 2 4 3 3 3 6 4 6 9\n",
+                "expected 16 numbers, found 17",
+            ),
+        ] {
+            let input = SOLITAIRE_UNTIL_EOF.parse(format!("{good}{bad}{good}{good}").as_bytes());
+            assert_eq!(errors(&input), vec![(2, 3, message.to_owned())], "{bad:?}");
+            assert_eq!(input.cases.len(), 4, "{bad:?}: {input:?}");
+            let after = 3 + bad.lines().count();
+            assert_eq!(input.cases[2].line, after, "{bad:?}");
+            assert_eq!(input.cases[3].line, after + 2, "{bad:?}");
+            assert_eq!(queries(&input).len(), 3, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_huge_coordinate_is_quoted_as_typed() {
+        let input =
+            SOLITAIRE_UNTIL_EOF.parse(b"4 4 4 5 5 4 6 99999999999999999999999\n2 4 3 3 3 6 4 6\n");
+        assert_eq!(
+            errors(&input),
+            vec![(
+                1,
+                1,
+                "start: piece 4: \"99999999999999999999999\" is not a row or column number 1..=8"
+                    .to_owned()
+            )]
+        );
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! Judges promise tokens, not lines ("any whitespace"), so parsers read tokens. Lines still matter
 //! for two things: error messages name them, and after a malformed case the parsers use line
-//! breaks to find where the next case probably starts (see [`Tokens::take_group`]).
+//! breaks to find where the next case starts, so that one bad case costs only itself (see
+//! [`Tokens::read_case`]).
 
 /// One token: a maximal run of non-whitespace bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,16 +59,143 @@ pub(crate) struct Tokens<'a> {
     line: usize,
 }
 
-/// What [`Tokens::take_group`] found.
+/// How a format lays its cases out in lines, for finding the next case after a malformed one.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Layout {
+    /// Tokens in one case.
+    pub(crate) tokens: usize,
+    /// What the tokens are, for messages (`tiles`, `numbers`, `boards`).
+    pub(crate) what: &'static str,
+    /// Lines (with tokens) that one case takes at least when no line holds a whole case: 1 for
+    /// boards, whose tiles tell where the next board starts; 2 for the formats whose cases are
+    /// two lines (start and end) that could each begin a case as well (Solitaire, HDU 3567).
+    pub(crate) lines: usize,
+    /// Whether one line may hold a whole case: not in HDU 3567, whose boards are a line each (so
+    /// `6 86412357X` is a malformed board, not a case).
+    pub(crate) one_line: bool,
+}
+
+/// What reading one case at a position found (see [`Tokens::attempt`]).
 #[derive(Debug)]
-pub(crate) enum Group<T, E> {
-    /// `n` tokens that the check accepted.
+pub(crate) enum Read<'a, T> {
+    /// A case's worth of tokens, from `first` to `last`, and what the format made of them.
+    Case {
+        /// Its first token.
+        first: Token<'a>,
+        /// Its last token.
+        last: Token<'a>,
+        /// The value, or what is wrong with the case.
+        result: Result<T, String>,
+    },
+    /// The input ended after this many tokens, fewer than a case has.
+    Truncated(usize),
+}
+
+/// One reading of a case: what was found, and the cursor after it.
+#[derive(Debug)]
+pub(crate) struct Attempt<'a, T> {
+    /// What was read.
+    pub(crate) read: Read<'a, T>,
+    /// The cursor after the case.
+    pub(crate) after: Tokens<'a>,
+}
+
+impl<'a, T> Attempt<'a, T> {
+    /// The same reading with the value turned into another.
+    pub(crate) fn map<U>(self, f: impl FnOnce(T) -> U) -> Attempt<'a, U> {
+        Attempt {
+            read: match self.read {
+                Read::Case {
+                    first,
+                    last,
+                    result,
+                } => Read::Case {
+                    first,
+                    last,
+                    result: result.map(f),
+                },
+                Read::Truncated(read) => Read::Truncated(read),
+            },
+            after: self.after,
+        }
+    }
+
+    /// Whether this is a valid case that ends where its last line does (or the input does).
+    fn valid_and_whole(&self) -> bool {
+        matches!(&self.read, Read::Case { result: Ok(_), last, .. } if ends_line(&self.after, last.line))
+    }
+
+    /// Whether this is the end of the input.
+    fn at_end(&self) -> bool {
+        matches!(self.read, Read::Truncated(0))
+    }
+
+    /// Whether this is a case (valid or not) that ends where its last line does.
+    fn whole(&self) -> bool {
+        matches!(&self.read, Read::Case { last, .. } if ends_line(&self.after, last.line))
+    }
+}
+
+/// What [`Tokens::read_case`] found.
+#[derive(Debug)]
+pub(crate) enum Group<T> {
+    /// A valid case, and the line of its first token.
     Valid(T, usize),
-    /// Tokens that the check rejected: its error and the line of the first token.
-    Invalid(E, usize),
-    /// The input ended after these many tokens (fewer than `n`, possibly 0); line of the first.
+    /// A malformed case: what is wrong with it and the line of its first token.
+    Invalid(String, usize),
+    /// The input ended inside the case after these many tokens (fewer than a case has, possibly
+    /// 0); line of the first.
     Truncated(usize, usize),
 }
+
+/// Whether nothing follows `line` on its line once the cursor is at `after`.
+fn ends_line(after: &Tokens<'_>, line: usize) -> bool {
+    after.peek().is_none_or(|next| next.line > line)
+}
+
+/// How many valid cases that end inside lines may follow one another before they end with a line:
+/// more on one line are taken as cases sharing it without looking further.
+const SHARED_LINE_CASES: usize = 16;
+
+/// Whether `next`, read right after a valid case that ended inside a line, says that the line
+/// holds several cases: valid ones that end together with a line (or the input). Where a case is
+/// two lines that could each begin one, the very next case must end with its line.
+fn shares_line<'a, T>(
+    attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T>,
+    mut next: Attempt<'a, T>,
+    layout: Layout,
+) -> bool {
+    let chain = if layout.lines > 1 {
+        1
+    } else {
+        SHARED_LINE_CASES
+    };
+    for _ in 0..chain {
+        if next.valid_and_whole() {
+            return true;
+        }
+        if !matches!(next.read, Read::Case { result: Ok(_), .. }) {
+            return false;
+        }
+        next = attempt(next.after);
+    }
+    layout.lines == 1
+}
+
+/// Whether a valid case that ends with its line starts at `start`, followed by another such case
+/// or by the end of the input.
+fn starts_cases<'a, T>(attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T>, start: Tokens<'a>) -> bool {
+    let case = attempt(start);
+    case.valid_and_whole() && {
+        let next = attempt(case.after);
+        next.at_end() || next.valid_and_whole()
+    }
+}
+
+/// How many later line starts the search for the next case looks at after a malformed one, per
+/// token of a case: enough to step over a board of 5 or 6 rows where 4 were due, few enough that
+/// garbage costs a bounded amount of work per case.
+const LOOK_AHEAD_LINES_PER_TOKEN: usize = 4;
 
 impl<'a> Tokens<'a> {
     /// Tokens of `input`, starting on line 1.
@@ -92,65 +220,345 @@ impl<'a> Tokens<'a> {
 
     /// The line of the end of input: the last line, not the empty one after a final newline.
     fn end_line(&self) -> usize {
+        let end = self.at_end();
+        end.line - usize::from(self.input.ends_with(b"\n") && end.line > 1)
+    }
+
+    /// The cursor at the end of the input.
+    fn at_end(&self) -> Self {
         let mut copy = *self;
         while copy.next().is_some() {}
-        copy.line - usize::from(self.input.ends_with(b"\n") && copy.line > 1)
+        copy
     }
 
-    /// Goes back to `token`, so that it is the next one read.
-    pub(crate) fn rewind(&mut self, token: &Token<'a>) {
-        self.pos = token.offset;
-        self.line = token.line;
+    /// Whether `token` is the first on its line.
+    fn starts_line(&self, token: &Token<'a>) -> bool {
+        self.input[..token.offset]
+            .iter()
+            .rev()
+            .take_while(|&&b| b != b'\n')
+            .all(|&b| b.is_ascii_whitespace() || b == 0x0b)
     }
 
-    /// Reads the next `N` tokens as one group and checks them with `check`.
-    ///
-    /// Valid input is read as pure tokens. When the group is rejected, lines help limit the
-    /// damage: if the group spans a line break and its last token is not the last on its line, the
-    /// malformed case most likely ends at that break (a tile missing, or one too many) and the
-    /// next case starts on the line the group ended on. The bad group is then cut at its last
-    /// line break, re-checked (for the message), and reading resumes there, so one bad line does
-    /// not shift every later case.
-    pub(crate) fn take_group<const N: usize, T, E>(
-        &mut self,
-        check: impl Fn(&[Token<'a>]) -> Result<T, E>,
-    ) -> Group<T, E> {
-        let mut group: [Token<'a>; N] = [Token::NONE; N];
+    /// The cursor at the first token of the next line that has tokens, after `line`; `None` at
+    /// the end of the input.
+    fn next_line_start(mut self, line: usize) -> Option<Self> {
+        loop {
+            let token = self.peek()?;
+            if token.line > line {
+                return Some(self);
+            }
+            self.next();
+        }
+    }
+
+    /// The tokens from the cursor up to (not including) `end`.
+    fn until(mut self, end: &Self) -> Vec<Token<'a>> {
+        let mut tokens = Vec::new();
+        while self.pos < end.pos {
+            match self.next() {
+                Some(token) if token.offset < end.pos => tokens.push(token),
+                _ => break,
+            }
+        }
+        tokens
+    }
+
+    /// Reads `n` tokens (at most 16) from the cursor as one case and checks them with `check`:
+    /// the plain reading that [`Tokens::read_case`] builds on.
+    pub(crate) fn attempt<T>(
+        mut self,
+        n: usize,
+        check: impl Fn(&[Token<'a>]) -> Result<T, String>,
+    ) -> Attempt<'a, T> {
+        debug_assert!((1..=16).contains(&n));
+        let mut group = [Token::NONE; 16];
         let mut count = 0;
-        while count < N {
+        while count < n {
             match self.next() {
                 Some(token) => {
                     group[count] = token;
                     count += 1;
                 }
-                None => break,
-            }
-        }
-        let tokens = &group[..count];
-        let first_line = tokens.first().map_or_else(|| self.end_line(), |t| t.line);
-        if count < N {
-            return Group::Truncated(count, first_line);
-        }
-        match check(tokens) {
-            Ok(value) => Group::Valid(value, first_line),
-            Err(error) => {
-                let last = tokens[N - 1];
-                let ends_mid_line = self.peek().is_some_and(|next| next.line == last.line);
-                let cut = (1..N).rev().find(|&k| tokens[k].line != tokens[k - 1].line);
-                match cut {
-                    Some(k) if ends_mid_line => {
-                        self.rewind(&tokens[k]);
-                        match check(&tokens[..k]) {
-                            Err(shorter) => Group::Invalid(shorter, first_line),
-                            // A shorter group can only be valid for a lenient check; keep the
-                            // original complaint then.
-                            Ok(_) => Group::Invalid(error, first_line),
-                        }
-                    }
-                    _ => Group::Invalid(error, first_line),
+                None => {
+                    return Attempt {
+                        read: Read::Truncated(count),
+                        after: self,
+                    };
                 }
             }
         }
+        Attempt {
+            read: Read::Case {
+                first: group[0],
+                last: group[n - 1],
+                result: check(&group[..n]),
+            },
+            after: self,
+        }
+    }
+
+    /// Reads the next case: `attempt` reads a case at a position (see [`Tokens::attempt`]), and
+    /// `check` says what is wrong with a malformed case's tokens when they are as many as a case
+    /// has. `None` at the end of the input.
+    ///
+    /// Valid cases are read as pure tokens: a board may be split over lines or share one. A
+    /// malformed case costs only itself, and lines say where it ends:
+    ///
+    /// - a case that ends where its last line ends is just that case (a wrong tile, say), unless
+    ///   it is one line and [`Layout::one_line`] says a line cannot hold a case. But when it
+    ///   spans several lines and no valid case follows, the next case starts at the first later
+    ///   line, less than two cases' worth of tokens on, from which valid cases read that end
+    ///   with their lines (a row was missing and the case took the next one's first, or a row
+    ///   was repeated);
+    /// - the same holds for a case that the end of the input cuts short;
+    /// - a valid case that ends inside a line stays valid when valid cases follow it there and
+    ///   end with a line (cases sharing lines); when [`Layout::lines`] is more than 1, the very
+    ///   next case must end with its line;
+    /// - otherwise the case did not end where a case should (a row too short or too long, a
+    ///   board of the wrong size, a line one token too long). The next case starts at a later
+    ///   line from which cases read that end with their lines, preferring valid ones (see
+    ///   [`Tokens::resynchronise`]). A case whose first line holds less than a whole case takes
+    ///   at least [`Layout::lines`] lines. With no such line within a few lines, the cut is made
+    ///   at the line the tokens ran into; with none before the end, the malformed case runs to
+    ///   the end.
+    ///
+    /// What no rule can tell apart, and how it reads: a line missing or added where a case is one
+    /// line (a case less or more); a line missing or added where a case is two lines that any two
+    /// lines make (Solitaire, HDU 3567: the pairs after it shift); a board's first or last row
+    /// repeated (a stray line next to a valid board); and, rarely, the rows of a malformed board
+    /// and the next one that happen to make a valid board (most often when the next board is a
+    /// copy of the malformed one).
+    ///
+    /// `last_case` says that this is the last case a count announced: a malformed one then runs to
+    /// the end of the input, unless a valid case follows where it was found to end (that one is
+    /// then one too many).
+    ///
+    /// A malformed case with too few or too many tokens is reported as such, with the tokens of
+    /// each of its lines when it spans several.
+    pub(crate) fn read_case<T>(
+        &mut self,
+        layout: Layout,
+        last_case: bool,
+        attempt: impl Fn(Tokens<'a>) -> Attempt<'a, T>,
+        check: impl Fn(&[Token<'a>]) -> Result<T, String>,
+    ) -> Option<Group<T>> {
+        let start_line = self.peek()?.line;
+        let tried = attempt(*self);
+        let (first, last, result) = match tried.read {
+            Read::Truncated(read) => {
+                // The input ends inside this case, unless a later line of it starts a valid one
+                // (`hello world` before the last board).
+                let first = self.peek()?;
+                if let Some(cut) = self.valid_start(&first, layout, &attempt) {
+                    return Some(Group::Invalid(
+                        self.malformed(&cut, layout, &check, None),
+                        first.line,
+                    ));
+                }
+                *self = tried.after;
+                return Some(Group::Truncated(read, start_line));
+            }
+            Read::Case {
+                first,
+                last,
+                result,
+            } => (first, last, result),
+        };
+        let whole = ends_line(&tried.after, last.line);
+        let error = match result {
+            Ok(value) => {
+                if whole || shares_line(&attempt, attempt(tried.after), layout) {
+                    *self = tried.after;
+                    return Some(Group::Valid(value, first.line));
+                }
+                None
+            }
+            Err(error) if whole && (layout.one_line || last.line > first.line) => {
+                let next = attempt(tried.after);
+                let cut = if last.line == first.line {
+                    None
+                } else if last_case {
+                    // Nothing may follow the last case a count announced: what does belongs to
+                    // it, unless it is a valid case (then it is reported as one too many).
+                    (!next.valid_and_whole() && !next.at_end()).then(|| self.at_end())
+                } else {
+                    self.valid_start(&first, layout, &attempt)
+                };
+                let Some(cut) = cut else {
+                    *self = tried.after;
+                    return Some(Group::Invalid(error, first.line));
+                };
+                return Some(Group::Invalid(
+                    self.malformed(&cut, layout, &check, Some(error)),
+                    first.line,
+                ));
+            }
+            Err(error) => Some(error),
+        };
+        let mut resume = self.resynchronise(&first, &last, layout, &attempt);
+        if last_case {
+            let next = attempt(resume);
+            if !next.at_end() && !next.valid_and_whole() {
+                resume = self.at_end();
+            }
+        }
+        Some(Group::Invalid(
+            self.malformed(&resume, layout, &check, error),
+            first.line,
+        ))
+    }
+
+    /// How many line starts after a malformed case's first line cannot begin the next case: none
+    /// when that line holds a whole case (or the case began inside a line), else
+    /// [`Layout::lines`] − 1.
+    fn lines_to_skip(&self, first: &Token<'a>, layout: Layout) -> usize {
+        let whole_line = !self.starts_line(first)
+            || layout.one_line && {
+                let mut line = *self;
+                let mut count = 0;
+                while line.next().is_some_and(|t| t.line == first.line) {
+                    count += 1;
+                }
+                count >= layout.tokens
+            };
+        if whole_line {
+            0
+        } else {
+            layout.lines.saturating_sub(1)
+        }
+    }
+
+    /// A later line start, less than two cases' worth of tokens after `first`, from which a
+    /// valid case reads that ends with its line and is followed by another such case or by the
+    /// end of the input, if any: where the next case starts after a malformed one that ended
+    /// with a line by chance (a row missing, repeated or doubled) or ran into the end.
+    fn valid_start<T>(
+        &self,
+        first: &Token<'a>,
+        layout: Layout,
+        attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T>,
+    ) -> Option<Self> {
+        let skip = self.lines_to_skip(first, layout);
+        let mut cursor = *self;
+        let mut line = first.line;
+        let mut seen = 0;
+        loop {
+            let start = cursor.next_line_start(line)?;
+            if self.until(&start).len() >= 2 * layout.tokens {
+                return None;
+            }
+            line = start.line();
+            seen += 1;
+            if seen > skip && starts_cases(attempt, start) {
+                return Some(start);
+            }
+            cursor = start;
+        }
+    }
+
+    /// Where the case after a malformed one starts; the cursor is at the malformed one's `first`
+    /// token and `last` is where the plain reading of it ended (inside a line).
+    ///
+    /// The first later line start that fits wins. Before the line the reading ran into: a valid
+    /// case that ends with its line, followed by another or by the end. From that line on: a
+    /// valid case that ends with its line, followed by a case that does too or by the end (any
+    /// such case, where [`Layout::lines`] is more than 1); or a malformed case that ends with its
+    /// line, followed by a valid one that does. Failing those: the first start from that line on
+    /// of a valid case that ends with its line, then of any case that does, then (when the input
+    /// ends first) the end of the input, then the first start from that line on.
+    fn resynchronise<T>(
+        &self,
+        first: &Token<'a>,
+        last: &Token<'a>,
+        layout: Layout,
+        attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T>,
+    ) -> Self {
+        let skip = self.lines_to_skip(first, layout);
+        let mut cursor = *self;
+        let (mut valid, mut whole, mut cut) = (None, None, None);
+        let mut line = first.line;
+        for seen in 1..=layout.tokens * LOOK_AHEAD_LINES_PER_TOKEN {
+            let Some(start) = cursor.next_line_start(line) else {
+                return valid.or(whole).unwrap_or_else(|| self.at_end());
+            };
+            line = start.line();
+            if seen > skip {
+                let next = attempt(start);
+                if matches!(next.read, Read::Truncated(_)) {
+                    // Every later start is shorter still.
+                    return valid.or(whole).unwrap_or_else(|| self.at_end());
+                }
+                if line < last.line {
+                    if starts_cases(attempt, start) {
+                        return start;
+                    }
+                } else {
+                    let after = attempt(next.after);
+                    if next.valid_and_whole() {
+                        // Where any two lines make a valid case, what follows tells nothing.
+                        if layout.lines > 1 || after.at_end() || after.whole() {
+                            return start;
+                        }
+                        valid.get_or_insert(start);
+                    } else if next.whole() {
+                        if after.valid_and_whole() {
+                            return start;
+                        }
+                        whole.get_or_insert(start);
+                    }
+                    cut.get_or_insert(start);
+                }
+            }
+            cursor = start;
+        }
+        valid.or(whole).or(cut).unwrap_or(cursor)
+    }
+
+    /// Moves the cursor to `resume` and says what is wrong with the tokens skipped: their count,
+    /// when it is not a case's, else `check`'s complaint (or `error`, the first reading's).
+    fn malformed<T>(
+        &mut self,
+        resume: &Self,
+        layout: Layout,
+        check: &impl Fn(&[Token<'a>]) -> Result<T, String>,
+        error: Option<String>,
+    ) -> String {
+        let tokens = self.until(resume);
+        *self = *resume;
+        if tokens.len() == layout.tokens {
+            return match check(&tokens) {
+                Err(message) => message,
+                Ok(_) => error.unwrap_or_else(|| {
+                    format!("the case's {} do not end where a line does", layout.what)
+                }),
+            };
+        }
+        let mut message = format!(
+            "expected {} {}, found {}",
+            layout.tokens,
+            layout.what,
+            tokens.len()
+        );
+        if let (Some(first), Some(last)) = (tokens.first(), tokens.last())
+            && last.line > first.line
+        {
+            let mut per_line: Vec<(usize, usize)> = Vec::new();
+            for token in &tokens {
+                match per_line.last_mut() {
+                    Some((line, count)) if *line == token.line => *count += 1,
+                    _ => per_line.push((token.line, 1)),
+                }
+            }
+            let counts: Vec<String> = per_line.iter().map(|(_, n)| n.to_string()).collect();
+            message.push_str(&format!(
+                " (lines {} to {}: {})",
+                first.line,
+                last.line,
+                counts.join(" + ")
+            ));
+        }
+        message
     }
 }
 
@@ -216,69 +624,197 @@ mod tests {
         assert_eq!(t[0].number(), Some(12));
         assert_eq!(t[1].number(), None);
         assert_eq!(t[2].number(), Some(u64::MAX));
+        assert_eq!(t[2].quoted(), "\"99999999999999999999999\"");
         assert_eq!(t[3].number(), None);
         assert_eq!(t[4].text(), "\u{fffd}");
         assert_eq!(t[4].quoted(), "\"\u{fffd}\"");
     }
 
-    fn all_numbers(tokens: &[Token<'_>]) -> Result<usize, String> {
+    /// A toy format: a case is `a` and two numbers.
+    const LAYOUT: Layout = Layout {
+        tokens: 3,
+        what: "tokens",
+        lines: 1,
+        one_line: true,
+    };
+
+    fn check(tokens: &[Token<'_>]) -> Result<usize, String> {
         if tokens.len() != 3 {
             return Err(format!("{} tokens", tokens.len()));
         }
-        // A case is `a` and two numbers.
         (tokens[0].bytes == b"a" && tokens[1..].iter().all(|t| t.number().is_some()))
             .then_some(tokens.len())
             .ok_or_else(|| "not a case".to_owned())
     }
 
-    #[test]
-    fn a_short_line_does_not_shift_the_next_cases() {
-        let mut tokens = Tokens::new(b"a 1 2\na 1\na 1 2\na 3 4\n");
-        assert!(matches!(
-            tokens.take_group::<3, _, _>(all_numbers),
-            Group::Valid(3, 1)
-        ));
-        match tokens.take_group::<3, _, _>(all_numbers) {
-            Group::Invalid(e, 2) => assert_eq!(e, "2 tokens"),
-            other => panic!("{other:?}"),
+    /// Every case of `input`, as `Ok(line)` or `Err((line, message))`; truncation as an error.
+    fn cases(input: &str, layout: Layout) -> Vec<Result<usize, (usize, String)>> {
+        let mut tokens = Tokens::new(input.as_bytes());
+        let mut found = Vec::new();
+        while let Some(group) =
+            tokens.read_case(layout, false, |at| at.attempt(layout.tokens, check), check)
+        {
+            found.push(match group {
+                Group::Valid(_, line) => Ok(line),
+                Group::Invalid(message, line) => Err((line, message)),
+                Group::Truncated(read, line) => Err((line, format!("truncated after {read}"))),
+            });
         }
-        assert!(matches!(
-            tokens.take_group::<3, _, _>(all_numbers),
-            Group::Valid(3, 3)
-        ));
-        assert!(matches!(
-            tokens.take_group::<3, _, _>(all_numbers),
-            Group::Valid(3, 4)
-        ));
-        assert!(matches!(
-            tokens.take_group::<3, _, _>(all_numbers),
-            Group::Truncated(0, 4)
-        ));
+        found
+    }
+
+    fn bad(line: usize, message: &str) -> Result<usize, (usize, String)> {
+        Err((line, message.to_owned()))
     }
 
     #[test]
-    fn a_long_line_costs_one_extra_bad_case() {
-        let mut tokens = Tokens::new(b"a 1 2 3\na 4 5\n");
-        assert!(matches!(
-            tokens.take_group::<3, _, _>(all_numbers),
-            Group::Valid(3, 1)
-        ));
-        assert!(matches!(
-            tokens.take_group::<3, _, _>(all_numbers),
-            Group::Invalid(_, 1)
-        ));
-        assert!(matches!(
-            tokens.take_group::<3, _, _>(all_numbers),
-            Group::Valid(3, 2)
-        ));
+    fn a_short_line_does_not_shift_the_next_cases() {
+        assert_eq!(
+            cases("a 1 2\na 1\na 1 2\na 3 4\n", LAYOUT),
+            vec![Ok(1), bad(2, "expected 3 tokens, found 2"), Ok(3), Ok(4)]
+        );
+    }
+
+    #[test]
+    fn a_long_line_is_one_bad_case() {
+        // Its first three tokens are not a case.
+        assert_eq!(
+            cases("a 1 2\nb 1 2 3 4 5 6\na 4 5\n", LAYOUT),
+            vec![Ok(1), bad(2, "expected 3 tokens, found 7"), Ok(3)]
+        );
+        // Its first three tokens are a case, but the rest of the line is not.
+        assert_eq!(
+            cases("a 1 2 3\na 4 5\n", LAYOUT),
+            vec![bad(1, "expected 3 tokens, found 4"), Ok(2)]
+        );
+        // At the end of the input.
+        assert_eq!(
+            cases("a 1 2\na 1 2 3\n", LAYOUT),
+            vec![Ok(1), bad(2, "expected 3 tokens, found 4")]
+        );
+    }
+
+    #[test]
+    fn valid_cases_may_share_and_split_lines() {
+        assert_eq!(
+            cases("a 1 2 a\n3 4 a 5\n\n6\n", LAYOUT),
+            vec![Ok(1), Ok(1), Ok(2)]
+        );
+    }
+
+    #[test]
+    fn a_case_missing_a_line_costs_only_itself() {
+        // Cases of two lines here (`a 1` and `2`): the first lacks its second line, so it reads
+        // with the next case's first line and is followed by no valid case.
+        assert_eq!(
+            cases("a 1\nb 2\n3\na 4\n5\n", LAYOUT),
+            vec![
+                bad(1, "expected 3 tokens, found 2"),
+                bad(2, "not a case"),
+                Ok(4)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_case_spread_over_too_many_lines_costs_only_itself() {
+        // Two lines of two where one line of three was due, then good cases.
+        assert_eq!(
+            cases("a 1\n2 3\na 4 5\na 6 7\n", LAYOUT),
+            vec![
+                bad(1, "expected 3 tokens, found 4 (lines 1 to 2: 2 + 2)"),
+                Ok(3),
+                Ok(4)
+            ]
+        );
+        // A malformed case with the right number of tokens on its line stays one case.
+        assert_eq!(
+            cases("a 1 2 3\nb 4 5\na 6 7\n", LAYOUT),
+            vec![
+                bad(1, "expected 3 tokens, found 4"),
+                bad(2, "not a case"),
+                Ok(3)
+            ]
+        );
+    }
+
+    /// A toy format whose cases are two lines of numbers, which any line could begin.
+    fn numbers(tokens: &[Token<'_>]) -> Result<usize, String> {
+        if tokens.len() != 4 {
+            return Err(format!("{} tokens", tokens.len()));
+        }
+        tokens
+            .iter()
+            .all(|t| t.number().is_some())
+            .then_some(4)
+            .ok_or_else(|| "not numbers".to_owned())
+    }
+
+    fn pairs(input: &str, lines: usize) -> Vec<Result<usize, (usize, String)>> {
+        let layout = Layout {
+            tokens: 4,
+            what: "numbers",
+            lines,
+            one_line: true,
+        };
+        let mut tokens = Tokens::new(input.as_bytes());
+        let mut found = Vec::new();
+        while let Some(group) =
+            tokens.read_case(layout, false, |at| at.attempt(4, numbers), numbers)
+        {
+            found.push(match group {
+                Group::Valid(_, line) => Ok(line),
+                Group::Invalid(message, line) => Err((line, message)),
+                Group::Truncated(read, line) => Err((line, format!("truncated after {read}"))),
+            });
+        }
+        found
+    }
+
+    #[test]
+    fn a_case_of_two_lines_is_cut_after_two() {
+        // `1` is one number short; `2 3` is its second line, though with `4 5` it would read as
+        // a case: the next case starts two lines later.
+        assert_eq!(
+            pairs("1\n2 3\n4 5\n6 7\n", 2),
+            vec![
+                bad(1, "expected 4 numbers, found 3 (lines 1 to 2: 1 + 2)"),
+                Ok(3)
+            ]
+        );
+        // Two cases on one line, and a case split over three.
+        assert_eq!(
+            pairs("1 2 3 4 5 6 7 8\n1\n2\n3 4\n", 2),
+            vec![Ok(1), Ok(1), Ok(2)]
+        );
+        assert_eq!(
+            pairs("1\n2 3\n4 5\n6 7\n8 9\n", 2),
+            vec![
+                bad(1, "expected 4 numbers, found 3 (lines 1 to 2: 1 + 2)"),
+                Ok(3),
+                bad(5, "truncated after 2")
+            ]
+        );
+    }
+
+    #[test]
+    fn garbage_runs_to_the_end_or_the_next_case() {
+        assert_eq!(cases("x\ny z\n", LAYOUT), vec![bad(1, "not a case")]);
+        // `a 1 2` reads as a case, but ends inside a line that does not go on with one: the
+        // first line is short, and the second (with the third) is a case of its own.
+        assert_eq!(
+            cases("a 1\n2 3\n4\n", LAYOUT),
+            vec![bad(1, "expected 3 tokens, found 2"), bad(2, "not a case")]
+        );
+        assert_eq!(
+            cases("a 1 2 3 b\nc\n", LAYOUT),
+            vec![bad(1, "expected 3 tokens, found 6 (lines 1 to 2: 5 + 1)")]
+        );
     }
 
     #[test]
     fn truncation_reports_what_was_read() {
-        let mut tokens = Tokens::new(b"a 2\n\n");
-        assert!(matches!(
-            tokens.take_group::<3, _, _>(all_numbers),
-            Group::Truncated(2, 1)
-        ));
+        assert_eq!(cases("a 2\n\n", LAYOUT), vec![bad(1, "truncated after 2")]);
+        assert!(cases(" \n", LAYOUT).is_empty());
     }
 }
