@@ -4,6 +4,8 @@
 //! `solver-client solve eight|fifteen|solitaire ...` answers boards given as arguments;
 //! `solver-client load` drives a server with concurrent streams and reports latency. All talk
 //! gRPC to `--server URL`, or to a server embedded in this process when no URL is given.
+//! Log lines (the embedded server's warnings, or more with `RUST_LOG`) go to stderr, coloured
+//! only on a terminal (`--color`, `NO_COLOR`).
 
 mod case;
 mod embedded;
@@ -16,7 +18,7 @@ mod progress;
 mod session;
 mod wire;
 
-use std::io::{self, Read as _};
+use std::io::{self, IsTerminal as _, Read as _};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -28,7 +30,13 @@ use crate::judge::{Problem, Service};
 
 /// Solve puzzles with the solver service, in online-judge formats or for a person.
 #[derive(Debug, Parser)]
-#[command(name = "solver-client", version, about)]
+#[command(
+    name = "solver-client",
+    version,
+    about,
+    after_help = "Log lines on stderr: warnings and errors (from the embedded server, mostly); \
+                  RUST_LOG changes the filter (e.g. RUST_LOG=info)."
+)]
 struct Cli {
     /// A running solver server: a URL (`http://host:50051`, or `host:port`), a comma-separated
     /// list of them, or a DNS name whose addresses are all used. A run spreads its cases over
@@ -41,8 +49,56 @@ struct Cli {
     #[arg(long, global = true)]
     no_progress: bool,
 
+    /// When to colour log lines on stderr: `auto` colours them only when stderr is a terminal
+    /// and the `NO_COLOR` environment variable is unset or empty.
+    #[arg(long, global = true, value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
+    color: Color,
+
     #[command(subcommand)]
     command: Command,
+}
+
+/// When log lines are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Color {
+    /// Only on a terminal, and not when `NO_COLOR` is set.
+    Auto,
+    /// Always, even into a file or a pipe.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl Color {
+    /// Whether to write ANSI colour codes to stderr.
+    fn ansi(self) -> bool {
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => {
+                io::stderr().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
+            }
+        }
+    }
+}
+
+/// Filters applied unless `RUST_LOG` says otherwise: warnings and errors only (a stored database
+/// that cannot be used, say), so stderr stays quiet on a normal run.
+const DEFAULT_LOG_FILTER: &str = "warn";
+
+/// Sends log lines (the embedded server's, mostly) to stderr, without colour unless `color` says.
+fn init_logging(color: Color) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG_FILTER));
+    // A second subscriber (none today) would only mean these lines go elsewhere.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(io::stderr)
+        .with_ansi(color.ansi())
+        .without_time()
+        .with_target(false)
+        .try_init();
 }
 
 #[derive(Debug, Subcommand)]
@@ -63,6 +119,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    init_logging(cli.color);
     match run(cli) {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@
 mod cluster;
 mod human;
 mod load;
+mod logs;
 mod malformed;
 mod oracle;
 mod remote;
