@@ -102,9 +102,14 @@ impl Puzzle {
                 boards,
             } => {
                 let (text, from_stdin) = boards_text(&boards)?;
-                let mut input = eight::EIGHT_UNTIL_EOF.parse(&text);
+                let format = if from_stdin {
+                    &eight::EIGHT_UNTIL_EOF
+                } else {
+                    &eight::EIGHT_ARGUMENTS
+                };
+                let mut input = format.parse(&text);
                 if let Some(target) = target {
-                    let target = parse_target(&eight::EIGHT_UNTIL_EOF, &target)?;
+                    let target = parse_target(&eight::EIGHT_ARGUMENTS, &target)?;
                     let Query::Eight { start: target, .. } = target else {
                         bail!("--target is not a 3×3 board");
                     };

@@ -18,27 +18,50 @@ use crate::output::Output;
 pub(crate) struct Eight {
     /// UVa 652: a count first, blank lines between outputs.
     counted: bool,
+    /// Whether a line is a case (judge input), so a malformed case is its line; not for the
+    /// arguments of `solve`, which are one line each and may be single tiles.
+    line_cases: bool,
 }
 
 /// POJ 1077 and HDU 1043.
-pub(crate) static EIGHT_UNTIL_EOF: Eight = Eight { counted: false };
+pub(crate) static EIGHT_UNTIL_EOF: Eight = Eight {
+    counted: false,
+    line_cases: true,
+};
 /// UVa 652.
-pub(crate) static EIGHT_COUNTED: Eight = Eight { counted: true };
+pub(crate) static EIGHT_COUNTED: Eight = Eight {
+    counted: true,
+    line_cases: true,
+};
+/// The arguments of `solve eight`, one per line.
+pub(crate) static EIGHT_ARGUMENTS: Eight = Eight {
+    counted: false,
+    line_cases: false,
+};
 
-/// A 3×3 board is 9 tiles, usually on one line (or three).
+/// A 3×3 board is 9 tiles on one line (or split into rows of 3): a malformed board is its line.
 pub(crate) const LAYOUT: Layout = Layout {
     tokens: 9,
     what: "tiles",
     lines: 1,
     one_line: true,
+    row: Some(3),
 };
 
 impl Format for Eight {
     fn parse(&self, input: &[u8]) -> Input {
+        let layout = if self.line_cases {
+            LAYOUT
+        } else {
+            Layout {
+                row: None,
+                ..LAYOUT
+            }
+        };
         read_cases(
             input,
             self.counted,
-            LAYOUT,
+            layout,
             |at| read_board3(at).map(to_goal),
             |tiles| board_from_tokens::<3>(tiles).map(to_goal),
         )
@@ -290,11 +313,17 @@ mod tests {
     fn a_huge_number_is_one_error_quoted_as_typed() {
         let quoted = "token 1 (\"99999999999999999999999\") is out of range: expected 1..=8, or 0 for the blank";
         // On one line, and one token per line as `solve` passes its arguments.
-        for input in [
-            "99999999999999999999999 1 2 3 4 5 6 7 8\n",
-            "99999999999999999999999\n1\n2\n3\n4\n5\n6\n7\n8",
+        for (format, input) in [
+            (
+                &EIGHT_UNTIL_EOF,
+                "99999999999999999999999 1 2 3 4 5 6 7 8\n",
+            ),
+            (
+                &EIGHT_ARGUMENTS,
+                "99999999999999999999999\n1\n2\n3\n4\n5\n6\n7\n8",
+            ),
         ] {
-            let input = EIGHT_UNTIL_EOF.parse(input.as_bytes());
+            let input = format.parse(input.as_bytes());
             assert_eq!(errors(&input), vec![(1, 1, quoted.to_owned())]);
         }
         // Alone, it is a packed board that is not one.
@@ -313,5 +342,32 @@ mod tests {
             errors(&input)[0].2,
             "tile 10 (token 9) is out of range: expected 1..=8, or 0 for the blank"
         );
+    }
+
+    #[test]
+    fn bad_lines_in_a_row_are_a_case_each() {
+        let input = EIGHT_UNTIL_EOF.parse(
+            b"hello world\n5 0 8 7 3 4 6 2\n1 2 3 4 5 6 7 8 9 10\n1 2 3\n1 2 3 4 5 6 7 x 8\n",
+        );
+        let bad = errors(&input);
+        assert_eq!(
+            bad.iter().map(|e| (e.0, e.1)).collect::<Vec<_>>(),
+            vec![(1, 1), (2, 2), (3, 3), (4, 4)],
+            "{bad:?}"
+        );
+        assert_eq!(bad[1].2, "expected 9 tiles, found 8");
+        assert_eq!(input.cases.len(), 5);
+        assert!(input.cases[4].query.is_ok());
+        // A board split into rows stays one case, malformed or not.
+        let input = EIGHT_UNTIL_EOF.parse(b"1 2 3\n4 5\n6 7 x\n1 2 3\n4 5 6\n7 x 8\n");
+        assert_eq!(
+            errors(&input),
+            vec![(
+                1,
+                1,
+                "expected 9 tiles, found 8 (lines 1 to 3: 3 + 2 + 3)".to_owned()
+            )]
+        );
+        assert_eq!(queries(&input).len(), 1);
     }
 }

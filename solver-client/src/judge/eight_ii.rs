@@ -23,6 +23,7 @@ const LAYOUT: Layout = Layout {
     what: "boards",
     lines: 2,
     one_line: false,
+    row: None,
 };
 
 /// The start and target boards of a case.
@@ -104,13 +105,12 @@ mod tests {
                 (
                     2,
                     4,
-                    "expected 2 boards, found 4 (lines 4 to 6: 2 + 1 + 1)".to_owned()
+                    "expected 2 boards, found 3 (lines 4 to 5: 2 + 1)".to_owned()
                 ),
                 (
                     3,
                     6,
-                    "missing: the input ends after 2 of the 3 cases the first line announced"
-                        .to_owned()
+                    "the input ends inside the case, after 1 of the 2 boards".to_owned()
                 ),
             ]
         );

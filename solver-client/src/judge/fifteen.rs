@@ -30,6 +30,7 @@ const LAYOUT: Layout = Layout {
     what: "tiles",
     lines: 1,
     one_line: true,
+    row: None,
 };
 
 /// The query for a board to the standard goal.

@@ -60,6 +60,7 @@ const LAYOUT: Layout = Layout {
     what: "numbers",
     lines: 2,
     one_line: true,
+    row: None,
 };
 
 /// Reads pairs of positions until the end of input, each to be solved within `max_moves`.
@@ -194,5 +195,21 @@ mod tests {
                     .to_owned()
             )]
         );
+    }
+
+    #[test]
+    fn bad_cases_in_a_row_are_two_lines_each() {
+        let input = SOLITAIRE_UNTIL_EOF.parse(
+            b"4 4 4 5 5 4 6\nhello world\n4 4 4 5 5 4 6 5 1\n2 4 3 3 3 6 4 6\n4 4 4 5 5 4 6 5\n2 4 3 3 3 6 4 6\n",
+        );
+        let errors = errors(&input);
+        assert_eq!(
+            errors.iter().map(|e| (e.0, e.1)).collect::<Vec<_>>(),
+            vec![(1, 1), (2, 3)],
+            "{errors:?}"
+        );
+        assert_eq!(input.cases.len(), 3);
+        assert_eq!(input.cases[2].line, 5);
+        assert!(input.cases[2].query.is_ok());
     }
 }

@@ -12,7 +12,7 @@ pub(crate) struct Token<'a> {
     pub(crate) bytes: &'a [u8],
     /// 1-based line the token is on.
     pub(crate) line: usize,
-    /// Byte offset of the token in the input, to rewind to it.
+    /// Byte offset of the token in the input.
     offset: usize,
 }
 
@@ -57,6 +57,10 @@ pub(crate) struct Tokens<'a> {
     input: &'a [u8],
     pos: usize,
     line: usize,
+    /// Tokens before the cursor.
+    index: usize,
+    /// Tokens in the whole input.
+    total: usize,
 }
 
 /// How a format lays its cases out in lines, for finding the next case after a malformed one.
@@ -73,6 +77,38 @@ pub(crate) struct Layout {
     /// Whether one line may hold a whole case: not in HDU 3567, whose boards are a line each (so
     /// `6 86412357X` is a malformed board, not a case).
     pub(crate) one_line: bool,
+    /// Where a case is one line in the judge's layout (the 8-puzzle formats): the tokens in one
+    /// row of a board split over lines. A malformed case is then its first line alone, unless
+    /// that line holds just a row.
+    pub(crate) row: Option<usize>,
+}
+
+/// What the rest of the input should hold after a case: a whole number of cases (tokens a
+/// multiple of a case's), or exactly the cases a count still announces. A line where the next
+/// case might start that leaves such a rest is most likely where it does: rows of a malformed
+/// board and the next one that read as a board by chance (boards repeated in a test file) leave a
+/// row too many or too few.
+#[derive(Debug, Clone, Copy)]
+struct Fit {
+    /// Tokens in one case.
+    tokens: usize,
+    /// Cases a count announces after this one.
+    cases_after: Option<u64>,
+}
+
+impl Fit {
+    /// Whether the input from `at` on is what should follow.
+    fn clean(self, at: &Tokens<'_>) -> bool {
+        let rest = at.remaining();
+        match self.cases_after {
+            Some(cases) => u64::try_from(rest).is_ok_and(|rest| {
+                cases
+                    .checked_mul(self.tokens as u64)
+                    .is_some_and(|due| due == rest)
+            }),
+            None => rest.is_multiple_of(self.tokens),
+        }
+    }
 }
 
 /// What reading one case at a position found (see [`Tokens::attempt`]).
@@ -200,11 +236,20 @@ const LOOK_AHEAD_LINES_PER_TOKEN: usize = 4;
 impl<'a> Tokens<'a> {
     /// Tokens of `input`, starting on line 1.
     pub(crate) fn new(input: &'a [u8]) -> Self {
-        Self {
+        let mut tokens = Self {
             input,
             pos: 0,
             line: 1,
-        }
+            index: 0,
+            total: 0,
+        };
+        tokens.total = tokens.count();
+        tokens
+    }
+
+    /// How many tokens follow the cursor.
+    fn remaining(&self) -> usize {
+        self.total - self.index
     }
 
     /// The next token without consuming it.
@@ -313,8 +358,9 @@ impl<'a> Tokens<'a> {
     ///   was repeated);
     /// - the same holds for a case that the end of the input cuts short;
     /// - a valid case that ends inside a line stays valid when valid cases follow it there and
-    ///   end with a line (cases sharing lines); when [`Layout::lines`] is more than 1, the very
-    ///   next case must end with its line;
+    ///   end with a line (cases sharing lines), and the rest of the input is whole cases
+    ///   ([`Fit`]); when [`Layout::lines`] is more than 1, the very next case must end with its
+    ///   line;
     /// - otherwise the case did not end where a case should (a row too short or too long, a
     ///   board of the wrong size, a line one token too long). The next case starts at a later
     ///   line from which cases read that end with their lines, preferring valid ones (see
@@ -326,9 +372,15 @@ impl<'a> Tokens<'a> {
     /// What no rule can tell apart, and how it reads: a line missing or added where a case is one
     /// line (a case less or more); a line missing or added where a case is two lines that any two
     /// lines make (Solitaire, HDU 3567: the pairs after it shift); a board's first or last row
-    /// repeated (a stray line next to a valid board); and, rarely, the rows of a malformed board
-    /// and the next one that happen to make a valid board (most often when the next board is a
-    /// copy of the malformed one).
+    /// repeated (a stray line next to a valid board); among copies of one board, a board without
+    /// its first row (which reads like a later board without its last); and, in UVa 10181, two
+    /// malformed boards close together, whose rows can hide where a good board between or after
+    /// them starts (about 1 in 15 random inputs with two malformed boards loses a good one).
+    ///
+    /// Where a case is one line ([`Layout::row`]), a malformed case is its first line alone,
+    /// unless that line holds just one row of a board (then the rules above apply); where a case
+    /// is two lines that could each begin one, it is those two lines (or the first alone, if it
+    /// holds a whole case).
     ///
     /// `last_case` says that this is the last case a count announced: a malformed one then runs to
     /// the end of the input, unless a valid case follows where it was found to end (that one is
@@ -339,10 +391,15 @@ impl<'a> Tokens<'a> {
     pub(crate) fn read_case<T>(
         &mut self,
         layout: Layout,
-        last_case: bool,
+        cases_after: Option<u64>,
         attempt: impl Fn(Tokens<'a>) -> Attempt<'a, T>,
         check: impl Fn(&[Token<'a>]) -> Result<T, String>,
     ) -> Option<Group<T>> {
+        let last_case = cases_after == Some(0);
+        let fit = Fit {
+            tokens: layout.tokens,
+            cases_after,
+        };
         let start_line = self.peek()?.line;
         let tried = attempt(*self);
         let (first, last, result) = match tried.read {
@@ -350,7 +407,12 @@ impl<'a> Tokens<'a> {
                 // The input ends inside this case, unless a later line of it starts a valid one
                 // (`hello world` before the last board).
                 let first = self.peek()?;
-                if let Some(cut) = self.valid_start(&first, layout, &attempt) {
+                let cut = match self.line_case_end(&first, layout) {
+                    Some(end) if tried.after.pos > end.pos => Some(end),
+                    Some(_) => None,
+                    None => self.valid_start(&first, layout, fit, &attempt),
+                };
+                if let Some(cut) = cut {
                     return Some(Group::Invalid(
                         self.malformed(&cut, layout, &check, None),
                         first.line,
@@ -368,7 +430,11 @@ impl<'a> Tokens<'a> {
         let whole = ends_line(&tried.after, last.line);
         let error = match result {
             Ok(value) => {
-                if whole || shares_line(&attempt, attempt(tried.after), layout) {
+                // Cases sharing a line leave whole cases after them: a valid case followed by a
+                // stray row that, with the next case's rows, reads as a case does not.
+                let shared =
+                    fit.clean(&tried.after) && shares_line(&attempt, attempt(tried.after), layout);
+                if whole || shared {
                     *self = tried.after;
                     return Some(Group::Valid(value, first.line));
                 }
@@ -378,12 +444,16 @@ impl<'a> Tokens<'a> {
                 let next = attempt(tried.after);
                 let cut = if last.line == first.line {
                     None
+                } else if let Some(end) = self.line_case_end(&first, layout) {
+                    Some(end)
+                } else if fit.clean(&tried.after) {
+                    None
                 } else if last_case {
                     // Nothing may follow the last case a count announced: what does belongs to
                     // it, unless it is a valid case (then it is reported as one too many).
                     (!next.valid_and_whole() && !next.at_end()).then(|| self.at_end())
                 } else {
-                    self.valid_start(&first, layout, &attempt)
+                    self.valid_start(&first, layout, fit, &attempt)
                 };
                 let Some(cut) = cut else {
                     *self = tried.after;
@@ -396,7 +466,13 @@ impl<'a> Tokens<'a> {
             }
             Err(error) => Some(error),
         };
-        let mut resume = self.resynchronise(&first, &last, layout, &attempt);
+        if let Some(end) = self.line_case_end(&first, layout) {
+            return Some(Group::Invalid(
+                self.malformed(&end, layout, &check, error),
+                first.line,
+            ));
+        }
+        let mut resume = self.resynchronise(&first, &last, layout, fit, &attempt);
         if last_case {
             let next = attempt(resume);
             if !next.at_end() && !next.valid_and_whole() {
@@ -409,19 +485,52 @@ impl<'a> Tokens<'a> {
         ))
     }
 
+    /// How many tokens the cursor's line holds from the cursor on (`first` is the next token).
+    fn tokens_on_line(&self, first: &Token<'a>) -> usize {
+        let mut line = *self;
+        let mut count = 0;
+        while line.next().is_some_and(|t| t.line == first.line) {
+            count += 1;
+        }
+        count
+    }
+
+    /// Where a malformed case ends by lines alone: where a case is one line ([`Layout::row`]),
+    /// after its first line, unless that line holds just one row of a board; where a case is
+    /// [`Layout::lines`] lines that could each begin one (Solitaire, HDU 3567), after that many
+    /// lines, or after the first if it holds a whole case (or the case began inside it). `None`
+    /// where the tiles decide instead (UVa 10181, or a board split into rows).
+    fn line_case_end(&self, first: &Token<'a>, layout: Layout) -> Option<Self> {
+        let lines = match layout.row {
+            Some(row) if self.starts_line(first) && self.tokens_on_line(first) == row => {
+                return None;
+            }
+            Some(_) => 1,
+            None if layout.lines > 1 => {
+                let whole_line = !self.starts_line(first)
+                    || layout.one_line && self.tokens_on_line(first) >= layout.tokens;
+                if whole_line { 1 } else { layout.lines }
+            }
+            None => return None,
+        };
+        let mut cursor = *self;
+        let mut line = first.line;
+        for _ in 0..lines {
+            let Some(start) = cursor.next_line_start(line) else {
+                return Some(self.at_end());
+            };
+            line = start.line();
+            cursor = start;
+        }
+        Some(cursor)
+    }
+
     /// How many line starts after a malformed case's first line cannot begin the next case: none
     /// when that line holds a whole case (or the case began inside a line), else
     /// [`Layout::lines`] − 1.
     fn lines_to_skip(&self, first: &Token<'a>, layout: Layout) -> usize {
         let whole_line = !self.starts_line(first)
-            || layout.one_line && {
-                let mut line = *self;
-                let mut count = 0;
-                while line.next().is_some_and(|t| t.line == first.line) {
-                    count += 1;
-                }
-                count >= layout.tokens
-            };
+            || layout.one_line && self.tokens_on_line(first) >= layout.tokens;
         if whole_line {
             0
         } else {
@@ -432,26 +541,49 @@ impl<'a> Tokens<'a> {
     /// A later line start, less than two cases' worth of tokens after `first`, from which a
     /// valid case reads that ends with its line and is followed by another such case or by the
     /// end of the input, if any: where the next case starts after a malformed one that ended
-    /// with a line by chance (a row missing, repeated or doubled) or ran into the end.
+    /// with a line by chance (a row missing, repeated or doubled) or ran into the end. One that
+    /// leaves the rest of the input a whole number of cases ([`Fit`]) comes first, if it is less
+    /// than a case's worth of tokens after the first such start; failing any, a valid case that
+    /// ends with its line followed by a malformed one.
     fn valid_start<T>(
         &self,
         first: &Token<'a>,
         layout: Layout,
+        fit: Fit,
         attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T>,
     ) -> Option<Self> {
         let skip = self.lines_to_skip(first, layout);
         let mut cursor = *self;
         let mut line = first.line;
         let mut seen = 0;
+        let (mut found, mut valid) = (None, None);
         loop {
-            let start = cursor.next_line_start(line)?;
-            if self.until(&start).len() >= 2 * layout.tokens {
-                return None;
+            let Some(start) = cursor.next_line_start(line) else {
+                return found.or(valid);
+            };
+            if start.index - self.index >= 2 * layout.tokens {
+                return found.or(valid);
             }
             line = start.line();
             seen += 1;
-            if seen > skip && starts_cases(attempt, start) {
-                return Some(start);
+            if found.is_some_and(|found: Tokens<'a>| start.index - found.index >= layout.tokens) {
+                return found;
+            }
+            if seen > skip {
+                let case = attempt(start);
+                if case.valid_and_whole() {
+                    if fit.clean(&start) {
+                        return Some(start);
+                    }
+                    let next = attempt(case.after);
+                    if found.is_none() && (next.at_end() || next.valid_and_whole()) {
+                        found = Some(start);
+                    }
+                    // Followed by another malformed case, which the end does not cut short.
+                    if valid.is_none() && matches!(next.read, Read::Case { .. }) {
+                        valid = Some(start);
+                    }
+                }
             }
             cursor = start;
         }
@@ -460,59 +592,85 @@ impl<'a> Tokens<'a> {
     /// Where the case after a malformed one starts; the cursor is at the malformed one's `first`
     /// token and `last` is where the plain reading of it ended (inside a line).
     ///
-    /// The first later line start that fits wins. Before the line the reading ran into: a valid
-    /// case that ends with its line, followed by another or by the end. From that line on: a
-    /// valid case that ends with its line, followed by a case that does too or by the end (any
-    /// such case, where [`Layout::lines`] is more than 1); or a malformed case that ends with its
-    /// line, followed by a valid one that does. Failing those: the first start from that line on
-    /// of a valid case that ends with its line, then of any case that does, then (when the input
-    /// ends first) the end of the input, then the first start from that line on.
+    /// A later line start fits if, before the line the reading ran into, a valid case that ends
+    /// with its line reads from it, followed by another or by the end; from that line on, a
+    /// valid case that ends with its line and is not followed by a case the input cuts short (any
+    /// such case, where [`Layout::lines`] is more than 1), or a malformed case that ends with its
+    /// line, followed by a valid one that does. The first start that fits and leaves the rest of
+    /// the input a whole number of cases ([`Fit`]) wins, if it is less than a case's worth of
+    /// tokens after the first that fits; else the first that fits. Failing those: the first start from that line on of a valid case that ends with its line, then of
+    /// any case that does, then (when the input ends first) the end of the input, then the first
+    /// start from that line on.
     fn resynchronise<T>(
         &self,
         first: &Token<'a>,
         last: &Token<'a>,
         layout: Layout,
+        fit: Fit,
         attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T>,
     ) -> Self {
         let skip = self.lines_to_skip(first, layout);
         let mut cursor = *self;
-        let (mut valid, mut whole, mut cut) = (None, None, None);
+        let (mut fits, mut valid, mut whole, mut cut) = (None, None, None, None);
         let mut line = first.line;
+        let mut ended = false;
         for seen in 1..=layout.tokens * LOOK_AHEAD_LINES_PER_TOKEN {
             let Some(start) = cursor.next_line_start(line) else {
-                return valid.or(whole).unwrap_or_else(|| self.at_end());
+                ended = true;
+                break;
             };
+            // A start that leaves whole cases is looked for only near the first that fits: rows
+            // read as a case by chance are within a case of the real start, and further on the
+            // rest can be whole cases again only past another malformed one.
+            if fits.is_some_and(|fits: Tokens<'a>| start.index - fits.index >= layout.tokens) {
+                break;
+            }
             line = start.line();
             if seen > skip {
                 let next = attempt(start);
                 if matches!(next.read, Read::Truncated(_)) {
                     // Every later start is shorter still.
-                    return valid.or(whole).unwrap_or_else(|| self.at_end());
+                    ended = true;
+                    break;
                 }
-                if line < last.line {
-                    if starts_cases(attempt, start) {
-                        return start;
-                    }
+                let clean = fit.clean(&start);
+                let good = if line < last.line {
+                    starts_cases(attempt, start)
                 } else {
                     let after = attempt(next.after);
                     if next.valid_and_whole() {
-                        // Where any two lines make a valid case, what follows tells nothing.
-                        if layout.lines > 1 || after.at_end() || after.whole() {
-                            return start;
-                        }
+                        // Rows of the malformed case and the next that make a valid case by
+                        // chance leave a short case before the end; where any two lines make
+                        // a valid case, what follows tells nothing.
+                        let short_after = matches!(after.read, Read::Truncated(read) if read > 0);
                         valid.get_or_insert(start);
+                        layout.lines > 1 || !short_after
                     } else if next.whole() {
-                        if after.valid_and_whole() {
-                            return start;
-                        }
                         whole.get_or_insert(start);
+                        after.valid_and_whole()
+                    } else {
+                        false
                     }
+                };
+                if clean && (good || next.valid_and_whole()) {
+                    return start;
+                }
+                if good {
+                    fits.get_or_insert(start);
+                }
+                if line >= last.line {
                     cut.get_or_insert(start);
                 }
             }
             cursor = start;
         }
-        valid.or(whole).or(cut).unwrap_or(cursor)
+        if let Some(start) = fits.or(valid).or(whole) {
+            return start;
+        }
+        if ended {
+            return self.at_end();
+        }
+        cut.unwrap_or(cursor)
     }
 
     /// Moves the cursor to `resume` and says what is wrong with the tokens skipped: their count,
@@ -586,6 +744,7 @@ impl<'a> Iterator for Tokens<'a> {
             }
             self.pos += 1;
         }
+        self.index += 1;
         Some(Token {
             bytes: &input[start..self.pos],
             line: self.line,
@@ -636,6 +795,7 @@ mod tests {
         what: "tokens",
         lines: 1,
         one_line: true,
+        row: None,
     };
 
     fn check(tokens: &[Token<'_>]) -> Result<usize, String> {
@@ -652,7 +812,7 @@ mod tests {
         let mut tokens = Tokens::new(input.as_bytes());
         let mut found = Vec::new();
         while let Some(group) =
-            tokens.read_case(layout, false, |at| at.attempt(layout.tokens, check), check)
+            tokens.read_case(layout, None, |at| at.attempt(layout.tokens, check), check)
         {
             found.push(match group {
                 Group::Valid(_, line) => Ok(line),
@@ -756,11 +916,11 @@ mod tests {
             what: "numbers",
             lines,
             one_line: true,
+            row: None,
         };
         let mut tokens = Tokens::new(input.as_bytes());
         let mut found = Vec::new();
-        while let Some(group) =
-            tokens.read_case(layout, false, |at| at.attempt(4, numbers), numbers)
+        while let Some(group) = tokens.read_case(layout, None, |at| at.attempt(4, numbers), numbers)
         {
             found.push(match group {
                 Group::Valid(_, line) => Ok(line),
