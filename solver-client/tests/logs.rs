@@ -1,6 +1,10 @@
 //! Log lines on stderr (the embedded server's, shown with `RUST_LOG`): coloured only with
 //! `--color always` or on a terminal without `NO_COLOR`; nothing at all on a normal run.
 
+use std::io::Read as _;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
 use crate::util::{client, run, run_with, text};
 
 #[test]
@@ -63,4 +67,38 @@ fn on_a_terminal_log_lines_are_coloured_unless_no_color() {
     assert!(!on_terminal("NO_COLOR=1", ""));
     assert!(!on_terminal("", "--color never"));
     assert!(on_terminal("NO_COLOR=1", "--color always"));
+}
+
+/// A stderr closed early (`2>&1 | head -1`) while log lines are still due: the run still ends,
+/// with its answer.
+#[test]
+fn a_closed_stderr_does_not_stop_the_run() {
+    let mut command = client(&["solve", "eight", "12345678x"]);
+    command
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("spawning solver-client");
+    drop(child.stderr.take());
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for solver-client") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("solver-client still running 120 s after its stderr was closed");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut stdout)
+        .expect("reading stdout");
+    assert!(status.success(), "{status}");
+    assert_eq!(stdout, "already solved: 0 moves\n");
 }
