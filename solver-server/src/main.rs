@@ -136,8 +136,14 @@ async fn run(config: Config) -> anyhow::Result<()> {
 fn init_tracing(format: LogFormat) {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
+    // Colour only on a terminal, and never with NO_COLOR; a closed stderr must not panic the
+    // subscriber's own error report (it would stop whatever task was logging).
+    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr())
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(colour)
+        .log_internal_errors(false)
         .with_writer(std::io::stderr);
     match format {
         LogFormat::Text => builder.init(),
