@@ -30,7 +30,7 @@ use tonic::{Response, Status, Streaming};
 
 use self::cases::{Generator, Hard, Query, Reply, Verdict};
 use self::report::{ClassReport, ClassStats, Report, Rss};
-use crate::progress::Progress;
+use crate::progress::{self, Progress};
 use crate::{embedded, endpoints};
 
 /// Largest message accepted from the service.
@@ -566,13 +566,11 @@ impl Bar {
                 if !*enabled {
                     return;
                 }
-                const WIDTH: usize = 30;
                 let elapsed = started.elapsed();
-                let filled = ((elapsed.as_secs_f64() / duration.as_secs_f64()) * WIDTH as f64)
-                    .min(WIDTH as f64) as usize;
-                let bar: String = (0..WIDTH)
-                    .map(|i| if i < filled { '#' } else { '-' })
-                    .collect();
+                let width = progress::WIDTH as f64;
+                let filled =
+                    ((elapsed.as_secs_f64() / duration.as_secs_f64()) * width).min(width) as usize;
+                let bar = progress::bar(filled);
                 let mut err = std::io::stderr().lock();
                 let _ = write!(
                     err,

@@ -11,7 +11,14 @@ const DELAY: Duration = Duration::from_millis(500);
 /// Time between redraws.
 const REDRAW: Duration = Duration::from_millis(100);
 /// Width of the bar in characters.
-const WIDTH: usize = 30;
+pub(crate) const WIDTH: usize = 30;
+
+/// A bar of [`WIDTH`] characters with the first `filled` drawn.
+pub(crate) fn bar(filled: usize) -> String {
+    (0..WIDTH)
+        .map(|i| if i < filled { '#' } else { '-' })
+        .collect()
+}
 
 /// The progress of a run of `total` cases.
 #[derive(Debug)]
@@ -43,9 +50,7 @@ impl Progress {
         }
         self.last_draw = Some(Instant::now());
         let filled = (done * WIDTH).checked_div(self.total).unwrap_or(WIDTH);
-        let bar: String = (0..WIDTH)
-            .map(|i| if i < filled { '#' } else { '-' })
-            .collect();
+        let bar = bar(filled);
         let mut err = std::io::stderr().lock();
         let _ = write!(
             err,

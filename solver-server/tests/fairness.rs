@@ -87,18 +87,22 @@ async fn hard_stream(
     (tx, replies)
 }
 
+/// The one reply of a call that sent one case.
+async fn only_reply<T>(call: Result<tonic::Response<tonic::Streaming<T>>, tonic::Status>) -> T {
+    let mut replies = call.unwrap().into_inner();
+    replies.next().await.expect("a reply").unwrap()
+}
+
 /// An easy 15-puzzle case and a Solitaire case on a new connection: both answered.
 async fn easy_cases(server: &TestServer) {
     let mut client = server.client().await;
     let easy: Board4 = "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15".parse().unwrap();
-    let replies: Vec<_> = client
-        .solve_fifteen(tokio_stream::iter(vec![sliding(1, &cells(&easy), &[])]))
-        .await
-        .unwrap()
-        .into_inner()
-        .collect()
-        .await;
-    let reply = replies[0].as_ref().unwrap();
+    let reply = only_reply(
+        client
+            .solve_fifteen(tokio_stream::iter(vec![sliding(1, &cells(&easy), &[])]))
+            .await,
+    )
+    .await;
     assert!(
         matches!(&reply.outcome, Some(sliding_reply::Outcome::Solution(s)) if s.moves == "rr"),
         "{reply:?}"
@@ -110,14 +114,12 @@ async fn easy_cases(server: &TestServer) {
         end: vec![square(2, 4), square(2, 5), square(2, 6), square(2, 7)],
         max_moves: 8,
     };
-    let replies: Vec<_> = client
-        .solve_solitaire(tokio_stream::iter(vec![request]))
-        .await
-        .unwrap()
-        .into_inner()
-        .collect()
-        .await;
-    let reply = replies[0].as_ref().unwrap();
+    let reply = only_reply(
+        client
+            .solve_solitaire(tokio_stream::iter(vec![request]))
+            .await,
+    )
+    .await;
     assert!(
         matches!(&reply.outcome, Some(solitaire_reply::Outcome::Solution(_))),
         "{reply:?}"
