@@ -548,7 +548,15 @@ pub(crate) async fn run_paced<T: Send + 'static>(
         work(&scheduler.core.pacer(flow))
     })
     .await
-    .map_err(|err| JobError::Panicked(err.to_string()))
+    .map_err(|err| {
+        // A blocking task not yet started when the runtime shuts down is cancelled: that is the
+        // server stopping (an embedded server whose client is done), not a fault.
+        if err.is_cancelled() {
+            JobError::Closed
+        } else {
+            JobError::Panicked(err.to_string())
+        }
+    })
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use crate::http::{self, Http2Limits};
 use crate::metrics::{self, Metrics};
 use crate::pb;
 use crate::pb::solver_server::SolverServer;
-use crate::scheduler::{Scheduler, run_paced};
+use crate::scheduler::{JobError, Scheduler, run_paced};
 use crate::service::{Shared, SolverService};
 
 /// The fully qualified name of the solver service, as health and reflection know it.
@@ -213,6 +213,7 @@ fn spawn_warm_up(
         .await;
         let missing = match ready {
             Ok(missing) => missing,
+            Err(JobError::Closed) => return,
             Err(err) => {
                 tracing::error!(cause = %err, "warm-up panicked; staying NOT_SERVING");
                 return;
@@ -230,6 +231,7 @@ fn spawn_warm_up(
                 Ok(()) => {
                     tracing::info!(elapsed = ?started.elapsed(), "15-puzzle databases for targets with the blank elsewhere built");
                 }
+                Err(JobError::Closed) => return,
                 Err(err) => {
                     tracing::error!(cause = %err, "building the 15-puzzle databases for other targets panicked");
                 }
@@ -255,6 +257,7 @@ fn spawn_warm_up(
             Ok(Err(cause)) => {
                 tracing::error!(%cause, "building the 7-8 pattern databases failed; 15-puzzle searches keep the 6-6-3 ones");
             }
+            Err(JobError::Closed) => return,
             Err(err) => {
                 tracing::error!(cause = %err, "building the 7-8 pattern databases panicked");
             }
