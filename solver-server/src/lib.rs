@@ -45,16 +45,13 @@ pub fn build_databases(data_dir: &std::path::Path) -> Result<std::path::PathBuf,
     engine::build_and_store(data_dir)
 }
 
-/// The code generated from `proto/solver/v1/solver.proto`: messages, `solver_client::SolverClient`
-/// and `solver_server::SolverServer`.
+/// The code generated from `proto/solver/v1/solver.proto` (messages, `solver_client::SolverClient`
+/// and `solver_server::SolverServer`), re-exported from the `solver-proto` crate, which is where
+/// clients should take it from.
 pub mod pb {
-    #![expect(
-        clippy::allow_attributes,
-        reason = "prost writes #[allow] on generated oneofs; this code is generated, not ours"
-    )]
-    tonic::include_proto!("solver.v1");
+    pub use solver_proto::v1::*;
 
-    /// The encoded `FileDescriptorSet` of the proto, served by reflection.
-    pub const FILE_DESCRIPTOR_SET: &[u8] =
-        include_bytes!(concat!(env!("OUT_DIR"), "/solver_descriptor.bin"));
+    /// The encoded `FileDescriptorSet` served by reflection: `solver.v1`, `solver.v2` and the
+    /// `google.rpc` files they use.
+    pub use solver_proto::FILE_DESCRIPTOR_SET;
 }
