@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use solver_server::{Config, Kind};
+use solver_server::{Config, DataDir, Kind};
 use tokio::sync::oneshot;
 
 /// A running embedded server. Dropping it asks the server to shut down.
@@ -19,21 +19,22 @@ pub(crate) struct Embedded {
 }
 
 impl Embedded {
-    /// Starts a server on `127.0.0.1:0` that builds the tables of `warm_up` at once (the others
-    /// are built by the first case that needs them).
+    /// Starts a server on `127.0.0.1:0` that gets the tables of `warm_up` ready at once (the
+    /// others when the first case needs them), loading and storing databases in `data`.
     ///
     /// # Errors
     /// If no loopback port can be bound or no thread started.
-    pub(crate) fn start(warm_up: Vec<Kind>) -> anyhow::Result<Self> {
+    pub(crate) fn start(warm_up: Vec<Kind>, data: DataDir) -> anyhow::Result<Self> {
         let listener = std::net::TcpListener::bind(("127.0.0.1", 0))
             .context("binding a loopback port for the embedded server")?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
         let config = Config {
             warm_up: warm_up.into(),
-            // Stored 7-8 databases (see `solver-server build-databases`) replace the seconds-long
-            // 6-6-3 build; a short-lived client never builds them itself.
-            data_dir: std::env::var_os("SOLVER_DATA_DIR").map(Into::into),
+            // Stored databases are loaded, built ones stored, so only the first run builds; a
+            // short-lived client never builds the 7-8 set by itself (`databases build` does).
+            no_data_dir: data.path().is_none(),
+            data_dir: data.path().map(Into::into),
             build_databases: false,
             ..Config::default()
         };

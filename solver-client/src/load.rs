@@ -345,11 +345,16 @@ impl Plan {
 ///
 /// # Errors
 /// Bad options, or no server to talk to.
-pub(crate) fn run(server: Option<&str>, progress: bool, args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(
+    server: Option<&str>,
+    data: solver_server::DataDir,
+    progress: bool,
+    args: Args,
+) -> anyhow::Result<ExitCode> {
     let plan = Plan::new(args)?;
     let embedded = match server {
         Some(_) => None,
-        None => Some(embedded::Embedded::start(plan.warm_up())?),
+        None => Some(embedded::Embedded::start(plan.warm_up(), data)?),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -2,12 +2,14 @@
 //!
 //! `solver-client judge PROBLEM` speaks an online judge's format on stdin and stdout;
 //! `solver-client solve eight|fifteen|solitaire ...` answers boards given as arguments;
-//! `solver-client load` drives a server with concurrent streams and reports latency. All talk
+//! `solver-client load` drives a server with concurrent streams and reports latency;
+//! `solver-client databases build|status` builds and lists the stored pattern databases. All talk
 //! gRPC to `--server URL`, or to a server embedded in this process when no URL is given.
 //! Log lines (the embedded server's warnings, or more with `RUST_LOG`) go to stderr, coloured
 //! only on a terminal (`--color`, `NO_COLOR`).
 
 mod case;
+mod databases;
 mod embedded;
 mod endpoints;
 mod human;
@@ -19,12 +21,13 @@ mod session;
 mod wire;
 
 use std::io::{self, IsTerminal as _, Read as _};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use clap::{Parser, Subcommand};
-use solver_server::Kind;
+use solver_server::{DataDir, Kind};
 
 use crate::judge::{Problem, Service};
 
@@ -54,8 +57,34 @@ struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
     color: Color,
 
+    /// Directory of stored pattern databases, loaded by the embedded server when there and
+    /// stored there when built (so each is built once); default: the platform's cache directory
+    /// (`$XDG_CACHE_HOME/puzzle-solver`, else `~/.cache/puzzle-solver`). The server's own
+    /// `--data-dir` decides for a remote server.
+    #[arg(long, global = true, env = "SOLVER_DATA_DIR", value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+
+    /// Keep no pattern databases between runs (the embedded server builds them in memory).
+    #[arg(
+        long,
+        global = true,
+        env = "SOLVER_NO_DATA_DIR",
+        conflicts_with = "data_dir"
+    )]
+    no_data_dir: bool,
+
     #[command(subcommand)]
     command: Command,
+}
+
+impl Cli {
+    /// The data directory the flags choose.
+    fn data(&self) -> DataDir {
+        if self.no_data_dir {
+            return DataDir::new(None);
+        }
+        DataDir::new(self.data_dir.clone().or_else(DataDir::default_path))
+    }
 }
 
 /// When log lines are coloured.
@@ -119,6 +148,9 @@ enum Command {
     /// Load-test a server: concurrent streams of easy and hard cases, per-class latency
     /// percentiles, throughput, errors and the server's memory.
     Load(load::Args),
+    /// Build the 15-puzzle's 7-8 pattern databases once, or list what the data directory holds.
+    #[command(subcommand)]
+    Databases(databases::Databases),
 }
 
 fn main() -> ExitCode {
@@ -144,15 +176,22 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let data = cli.data();
     let kind = match cli.command {
         Command::Judge { problem } => problem.service(),
         Command::Solve(ref puzzle) => puzzle.service(),
-        Command::Load(args) => return load::run(cli.server.as_deref(), !cli.no_progress, args),
+        Command::Load(args) => {
+            return load::run(cli.server.as_deref(), data, !cli.no_progress, args);
+        }
+        Command::Databases(ref command) => {
+            databases::run(command, &data, !cli.no_progress)?;
+            return Ok(ExitCode::SUCCESS);
+        }
     };
     // Start the embedded server first: it warms its tables up while the input is read.
     let embedded = match &cli.server {
         Some(_) => None,
-        None => Some(embedded::Embedded::start(vec![kind_of(kind)])?),
+        None => Some(embedded::Embedded::start(vec![kind_of(kind)], data)?),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -209,7 +248,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ))?;
             printer.finish().context("writing the answers")?
         }
-        Command::Load(_) => unreachable!("load runs on its own, above"),
+        Command::Load(_) | Command::Databases(_) => unreachable!("these run on their own, above"),
     };
     drop(embedded);
     Ok(if failed > 0 {

@@ -2,6 +2,7 @@
 //! started server, and the human mode. Every test runs the real binary.
 
 mod cluster;
+mod databases;
 mod human;
 mod load;
 mod logs;

@@ -15,16 +15,25 @@ pub(crate) fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
-/// The client binary with `args`, with `SOLVER_SERVER` cleared so runs embed their server, and
-/// `RUST_LOG` and `NO_COLOR` cleared so that stderr is what the tests expect.
+/// The client binary with `args`, with `SOLVER_SERVER` cleared so runs embed their server,
+/// `RUST_LOG` and `NO_COLOR` cleared so that stderr is what the tests expect, and the tests' own
+/// data directory (never the user's cache).
 pub(crate) fn client(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_solver-client"));
     command
         .args(args)
+        .env("SOLVER_DATA_DIR", test_data_dir())
+        .env_remove("SOLVER_NO_DATA_DIR")
         .env_remove("SOLVER_SERVER")
         .env_remove("RUST_LOG")
         .env_remove("NO_COLOR");
     command
+}
+
+/// The data directory every test shares, under the target directory (the server's tests use
+/// the same one): databases one test builds are stored there and loaded by the others.
+pub(crate) fn test_data_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("data")
 }
 
 /// A client process whose stdin a thread is feeding, with stdout and stderr piped.

@@ -17,7 +17,7 @@ use std::io::{BufReader, BufWriter};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use solver_core::fifteen::{Partition, PatternDatabases};
+use solver_core::fifteen::{DatabaseSet, Partition, PatternDatabases};
 use solver_core::{Board4, Stop};
 
 fn main() {
@@ -55,8 +55,8 @@ fn main() {
     let databases = match &file {
         Some(path) if path.exists() => {
             let reader = BufReader::new(File::open(path).expect("open the database file"));
-            let dbs =
-                PatternDatabases::read_from(reader, partition).expect("a valid database file");
+            let dbs = PatternDatabases::read_from(reader, DatabaseSet::Standard(partition))
+                .expect("a valid database file");
             println!(
                 "databases loaded from {} in {:.2} s",
                 path.display(),

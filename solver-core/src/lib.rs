@@ -21,7 +21,7 @@ pub mod solitaire;
 pub mod stop;
 pub mod tiles;
 
-pub use pace::{Pace, Turn, Unpaced};
+pub use pace::{Pace, Progress, Turn, Unpaced};
 pub use stop::{SearchStats, Stop, StopReason, Stopped};
 pub use tiles::{
     Board, Board3, Board4, BoardError, Move, MoveParseError, ReplayError, format_moves, parse_moves,

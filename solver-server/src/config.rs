@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
+use crate::data::DataDir;
+
 /// A puzzle kind, one per RPC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ValueEnum)]
 pub enum Kind {
@@ -114,11 +116,17 @@ pub struct Config {
     #[arg(long, env = "SOLVER_WARM_UP", default_value = "eight,fifteen")]
     pub warm_up: WarmUp,
 
-    /// Directory of stored 15-puzzle pattern databases. The server loads the 7-8 databases from
-    /// it before reporting SERVING (about 0.3 s, 577 MB of memory) instead of building the 6-6-3
-    /// ones, and answers every 15-puzzle case with them.
-    #[arg(long, env = "SOLVER_DATA_DIR")]
+    /// Directory of stored pattern databases; default: the platform's cache directory
+    /// (`$XDG_CACHE_HOME/puzzle-solver`, else `~/.cache/puzzle-solver`). Every set of 15-puzzle
+    /// databases is loaded from it when stored there and stored there when built, so each is
+    /// built once; with the 7-8 set stored (about 0.3 s to load, 577 MB of memory) every
+    /// 15-puzzle case is answered with it.
+    #[arg(long, env = "SOLVER_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+
+    /// Keep no pattern databases between runs: build what is needed in memory each time.
+    #[arg(long, env = "SOLVER_NO_DATA_DIR", conflicts_with = "data_dir")]
+    pub no_data_dir: bool,
 
     /// When the data directory has no 7-8 databases yet: build them in the background (minutes
     /// of one core, about 2 GB of memory) and store them there (`true`), or do without
@@ -207,6 +215,7 @@ impl Default for Config {
             metrics_listen: None,
             warm_up: WarmUp(vec![Kind::Eight]),
             data_dir: None,
+            no_data_dir: false,
             build_databases: true,
             warm_up_targets: false,
             workers: 0,
@@ -227,6 +236,16 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The data directory these settings choose: `data_dir`, else the platform's cache
+    /// directory, or none with `no_data_dir`.
+    #[must_use]
+    pub fn data(&self) -> DataDir {
+        if self.no_data_dir {
+            return DataDir::new(None);
+        }
+        DataDir::new(self.data_dir.clone().or_else(DataDir::default_path))
+    }
+
     /// The number of search threads: `workers`, or one per core when it is 0.
     #[must_use]
     pub fn worker_count(&self) -> usize {

@@ -22,6 +22,7 @@
 mod cache;
 mod config;
 mod convert;
+mod data;
 mod engine;
 mod errors;
 mod http;
@@ -32,18 +33,10 @@ mod server;
 mod service;
 
 pub use config::{Config, Kind, WarmUp, parse_duration};
+pub use data::{DataDir, DataError, Stored};
 pub use errors::ServeError;
 pub use probe::check_health;
 pub use server::serve;
-
-/// Builds the 15-puzzle 7-8 pattern databases on every core (minutes, about 2 GB of memory) and
-/// stores them in `data_dir` as the server's `--data-dir` expects them; returns the file's path.
-///
-/// # Errors
-/// A message naming the file when it cannot be written.
-pub fn build_databases(data_dir: &std::path::Path) -> Result<std::path::PathBuf, String> {
-    engine::build_and_store(data_dir)
-}
 
 /// The code generated from `proto/solver/v1/solver.proto` (messages, `solver_client::SolverClient`
 /// and `solver_server::SolverServer`), re-exported from the `solver-proto` crate, which is where

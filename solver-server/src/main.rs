@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
-use solver_server::Config;
+use solver_core::fifteen::{DatabaseSet, Partition};
+use solver_server::{Config, DataDir};
 use tracing_subscriber::EnvFilter;
 
 /// Log line format.
@@ -54,11 +55,12 @@ enum Command {
         timeout: Duration,
     },
     /// Build the 15-puzzle 7-8 pattern databases (minutes on every core, about 2 GB of memory)
-    /// and store them where `--data-dir` finds them.
+    /// and store them in the data directory, where the server finds them.
     BuildDatabases {
-        /// The directory to store them in (created if missing).
-        #[arg(long, env = "SOLVER_DATA_DIR")]
-        data_dir: PathBuf,
+        /// The directory to store them in (created if missing); default: the platform's cache
+        /// directory, as for serving.
+        #[arg(long, env = "SOLVER_DATA_DIR", value_name = "DIR")]
+        data_dir: Option<PathBuf>,
     },
 }
 
@@ -94,18 +96,7 @@ fn main() -> ExitCode {
                 }
             });
         }
-        Some(Command::BuildDatabases { data_dir }) => {
-            let started = Instant::now();
-            solver_server::build_databases(&data_dir)
-                .map_err(anyhow::Error::msg)
-                .map(|path| {
-                    println!(
-                        "built and stored {} in {:.1} s",
-                        path.display(),
-                        started.elapsed().as_secs_f64()
-                    );
-                })
-        }
+        Some(Command::BuildDatabases { data_dir }) => build_databases(data_dir),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -114,6 +105,32 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Builds the 7-8 set on every core, logging each finished layer, and stores it.
+fn build_databases(data_dir: Option<PathBuf>) -> anyhow::Result<()> {
+    let set = DatabaseSet::Standard(Partition::P78);
+    let data = DataDir::new(data_dir.or_else(DataDir::default_path));
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let started = Instant::now();
+    tracing::info!(%set, dir = ?data.path(), threads, memory_mib = set.build_bytes() >> 20, "building");
+    let sizes = set.database_sizes();
+    let path = data.build_and_store(set, threads, &|progress| {
+        tracing::info!(
+            database = progress.database + 1,
+            of = progress.databases,
+            layers = progress.layers,
+            done = format_args!("{:.1} %", 100.0 * progress.fraction(&sizes)),
+            elapsed = ?started.elapsed(),
+            "layer done"
+        );
+    })?;
+    println!(
+        "built and stored {} in {:.1} s",
+        path.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {

@@ -2,9 +2,11 @@
 //! (health NOT_SERVING first, then drain within the grace period, then cancel what is left).
 
 use std::future::Future;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use solver_core::fifteen::{self, DatabaseSet, Partition};
 use tokio::net::TcpListener;
 use tokio::sync::{Mutex, Semaphore};
 use tokio_util::sync::CancellationToken;
@@ -16,6 +18,7 @@ use tonic_health::server::HealthReporter;
 
 use crate::cache::Cache;
 use crate::config::{Config, Kind};
+use crate::data::DataDir;
 use crate::engine;
 use crate::errors::ServeError;
 use crate::http::{self, Http2Limits};
@@ -55,6 +58,7 @@ pub async fn serve(
         scheduler: Arc::clone(&scheduler),
         long_solitaire: Arc::default(),
         fifteen_building: Arc::default(),
+        data: config.data(),
         streams: Arc::new(Semaphore::new(config.max_streams)),
         draining: CancellationToken::new(),
         abort: CancellationToken::new(),
@@ -85,7 +89,13 @@ pub async fn serve(
         shutting_down: Arc::new(Mutex::new(false)),
     };
     health.set(ServingStatus::NotServing).await;
-    spawn_warm_up(&config, health.clone(), Arc::clone(&metrics), scheduler);
+    spawn_warm_up(
+        &config,
+        shared.data.clone(),
+        health.clone(),
+        Arc::clone(&metrics),
+        scheduler,
+    );
 
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
@@ -172,43 +182,37 @@ fn reflection() -> tonic_reflection::server::Builder<'static> {
 
 /// Gets the configured tables ready off the async workers, then reports SERVING.
 ///
-/// Stored 7-8 databases in the data directory are loaded first (a fraction of a second) and
-/// make the 6-6-3 warm-up unnecessary. Without them, the 6-6-3 databases serve, and when
-/// building is allowed the 7-8 ones are built and stored in the background after SERVING.
+/// Every set of 15-puzzle databases comes from the data directory when it is stored there, and
+/// is stored there when built. Stored 7-8 databases (a fraction of a second to load) make the
+/// 6-6-3 set unnecessary; without them the 6-6-3 set serves, and when building is allowed the
+/// 7-8 set is built and stored in the background after SERVING.
 fn spawn_warm_up(
     config: &Config,
+    data: DataDir,
     health: Health,
     metrics: Arc<Metrics>,
     scheduler: Arc<Scheduler>,
 ) {
     let kinds = config.warm_up.0.clone();
-    let targets = config.warm_up_targets && kinds.contains(&Kind::Fifteen);
-    let data_dir = config.data_dir.clone();
+    let fifteen = kinds.contains(&Kind::Fifteen);
+    let targets = config.warm_up_targets && fifteen;
     let build = config.build_databases;
     // The builds' threads run under the scheduler, so they only take turns with the cases.
     let build_threads = scheduler.workers();
     tokio::spawn(async move {
         let started = Instant::now();
-        let stored_dir = data_dir.clone();
+        let warm_data = data.clone();
         let ready = run_paced(&scheduler, move |pacer| {
-            let stored = stored_dir.as_deref().map(|dir| {
-                let started = Instant::now();
-                let loaded = engine::load_stored(dir);
-                match &loaded {
-                    Ok(Some(path)) => tracing::info!(path = %path.display(), elapsed = ?started.elapsed(), "7-8 pattern databases loaded"),
-                    Ok(None) => tracing::info!(dir = %dir.display(), "no stored 7-8 pattern databases"),
-                    Err(cause) => tracing::error!(%cause, "stored 7-8 pattern databases unusable; using 6-6-3"),
-                }
-                loaded
-            });
-            // With stored databases installed, the 15-puzzle warm-up skips the 6-6-3 build.
+            let strong = fifteen && warm_data.install_stored(STRONG);
             for kind in kinds {
                 let started = Instant::now();
+                if kind == Kind::Fifteen && !strong {
+                    warm_data.provide(STANDARD, build_threads, pacer);
+                }
                 engine::warm_up(kind, pacer);
-                tracing::info!(%kind, elapsed = ?started.elapsed(), "tables built");
+                tracing::info!(%kind, elapsed = ?started.elapsed(), "tables ready");
             }
-            // Build in the background only when the directory simply has none yet.
-            matches!(stored, Some(Ok(None)))
+            fifteen && !strong
         })
         .await;
         let missing = match ready {
@@ -224,12 +228,20 @@ fn spawn_warm_up(
             tracing::info!(elapsed = ?started.elapsed(), method = engine::fifteen_method(), "warm-up done: SERVING");
         }
         if targets {
-            // Targets whose blank is not in a corner have databases of their own: build them now
+            // Targets whose blank is not in a corner have databases of their own: get them now
             // rather than in the first such case.
             let started = Instant::now();
-            match run_paced(&scheduler, |pacer| engine::warm_up_any_target(pacer)).await {
+            let targets_data = data.clone();
+            let got = run_paced(&scheduler, move |pacer| {
+                for set in fifteen::home_sets() {
+                    targets_data.provide(set, build_threads, pacer);
+                }
+                engine::warm_up_any_target(pacer);
+            })
+            .await;
+            match got {
                 Ok(()) => {
-                    tracing::info!(elapsed = ?started.elapsed(), "15-puzzle databases for targets with the blank elsewhere built");
+                    tracing::info!(elapsed = ?started.elapsed(), "15-puzzle databases for targets with the blank elsewhere ready");
                 }
                 Err(JobError::Closed) => return,
                 Err(err) => {
@@ -237,25 +249,22 @@ fn spawn_warm_up(
                 }
             }
         }
-        let Some(dir) = data_dir.filter(|_| missing) else {
+        let Some(dir) = data.path().filter(|_| missing).map(Path::to_path_buf) else {
             return;
         };
         if !build {
-            tracing::warn!(dir = %dir.display(), "building 7-8 pattern databases is off; 15-puzzle searches keep the 6-6-3 ones");
+            tracing::info!(dir = %dir.display(), "no stored 7-8 pattern databases, and building them is off; 15-puzzle searches use the 6-6-3 ones");
             return;
         }
         tracing::info!(dir = %dir.display(), threads = build_threads, "building the 7-8 pattern databases in the background");
         let started = Instant::now();
         match run_paced(&scheduler, move |pacer| {
-            engine::build_stored(&dir, build_threads, pacer)
+            data.provide(STRONG, build_threads, pacer);
         })
         .await
         {
-            Ok(Ok(path)) => {
-                tracing::info!(path = %path.display(), elapsed = ?started.elapsed(), "7-8 pattern databases built and stored; 15-puzzle searches use them");
-            }
-            Ok(Err(cause)) => {
-                tracing::error!(%cause, "building the 7-8 pattern databases failed; 15-puzzle searches keep the 6-6-3 ones");
+            Ok(()) => {
+                tracing::info!(elapsed = ?started.elapsed(), "7-8 pattern databases ready; 15-puzzle searches use them");
             }
             Err(JobError::Closed) => return,
             Err(err) => {
@@ -265,6 +274,10 @@ fn spawn_warm_up(
         metrics.set_fifteen_heuristic(engine::fifteen_method());
     });
 }
+
+/// The 15-puzzle's standard databases: the 6-6-3 set, built in seconds, and the 7-8 set.
+const STANDARD: DatabaseSet = DatabaseSet::Standard(Partition::P663);
+const STRONG: DatabaseSet = DatabaseSet::Standard(Partition::P78);
 
 /// The health reporter, serialised with shutdown so a late warm-up cannot report SERVING after
 /// shutdown began.

@@ -20,12 +20,22 @@ pub(crate) struct TestServer {
     task: JoinHandle<Result<(), ServeError>>,
 }
 
-/// The test configuration: no warm-up (tests that need tables build them on first use).
+/// The test configuration: no warm-up (tests that need tables get them on first use), and the
+/// tests' own data directory, never the user's cache, where the 7-8 set is never built (minutes
+/// and 2 GB; the 6-6-3 answers are the ones tests expect).
 pub(crate) fn config() -> Config {
     Config {
         warm_up: Vec::new().into(),
+        data_dir: Some(test_data_dir()),
+        build_databases: false,
         ..Config::default()
     }
+}
+
+/// The data directory every test shares, under the target directory: databases a test builds
+/// are stored there (atomically) and loaded by later tests and runs, as in production.
+pub(crate) fn test_data_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("data")
 }
 
 /// A free local port for the metrics endpoint (bound and released; good enough for tests).

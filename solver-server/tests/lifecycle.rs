@@ -232,7 +232,7 @@ async fn unusable_stored_databases_fall_back_to_6_6_3() {
     let corrupt = std::env::temp_dir().join(format!("solver-corrupt-{}", std::process::id()));
     std::fs::create_dir_all(&corrupt).unwrap();
     let file = corrupt.join(solver_core::fifteen::storage::file_name(
-        solver_core::fifteen::Partition::P78,
+        solver_core::fifteen::DatabaseSet::Standard(solver_core::fifteen::Partition::P78),
     ));
     std::fs::write(&file, b"SLIDEPDB but not really").unwrap();
     let empty = std::env::temp_dir().join(format!("solver-empty-{}", std::process::id()));

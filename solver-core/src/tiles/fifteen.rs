@@ -21,7 +21,7 @@ use super::fsm::{self, MovePruning};
 use super::ida::{self, Heuristic};
 use super::pdb::Pdb;
 pub use super::storage;
-use crate::pace::{Pace, Unpaced};
+use crate::pace::{Pace, Stage, Unpaced};
 use crate::stop::{SearchStats, Stop, Stopped};
 
 /// A split of the 15 tiles into disjoint patterns, one database each.
@@ -52,6 +52,118 @@ impl Partition {
             Partition::P663 => "pdb-663",
             Partition::P78 => "pdb-78",
         }
+    }
+}
+
+/// One set of databases the 15-puzzle searches may use, built, stored and loaded as a whole.
+///
+/// The standard goal (blank bottom-right) has two partitions; targets whose blank turns onto
+/// cell 10, 13 or 14 have a 6-6-3-style set of their own (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DatabaseSet {
+    /// A partition for the standard goal.
+    Standard(Partition),
+    /// The 6-6-3 regions for the goal with the blank on this cell (10, 13 or 14).
+    Home(u8),
+}
+
+impl DatabaseSet {
+    /// Every set, smallest first: what a data directory may hold.
+    pub const ALL: [DatabaseSet; 5] = [
+        DatabaseSet::Standard(Partition::P663),
+        DatabaseSet::Home(10),
+        DatabaseSet::Home(13),
+        DatabaseSet::Home(14),
+        DatabaseSet::Standard(Partition::P78),
+    ];
+
+    /// The set's name in file names and logs: `pdb-663`, `pdb-78`, `pdb-663-blank10`.
+    #[must_use]
+    pub fn name(self) -> String {
+        match self {
+            DatabaseSet::Standard(partition) => partition.method().to_owned(),
+            DatabaseSet::Home(cell) => format!("pdb-663-blank{cell}"),
+        }
+    }
+
+    /// The goal the set is built for.
+    #[must_use]
+    pub fn goal(self) -> Board4 {
+        match self {
+            DatabaseSet::Standard(_) => Board4::goal(),
+            DatabaseSet::Home(cell) => Board4::canonical(cell as usize),
+        }
+    }
+
+    /// The tiles of each of the set's databases.
+    #[must_use]
+    pub fn patterns(self) -> Vec<Vec<u8>> {
+        match self {
+            DatabaseSet::Standard(partition) => {
+                partition.patterns().iter().map(|t| t.to_vec()).collect()
+            }
+            DatabaseSet::Home(_) => region_patterns(&self.goal()),
+        }
+    }
+
+    /// The placements (table bytes) of each of the set's databases, in build order: the
+    /// weights of [`Progress::fraction`](crate::Progress::fraction).
+    #[must_use]
+    pub fn database_sizes(self) -> Vec<u64> {
+        self.patterns()
+            .iter()
+            .map(|tiles| super::pdb::placements(tiles.len()) as u64)
+            .collect()
+    }
+
+    /// The bytes the set's tables take in memory and on disk.
+    #[must_use]
+    pub fn table_bytes(self) -> u64 {
+        self.database_sizes().iter().sum()
+    }
+
+    /// The memory a build needs at its peak, roughly: the tables plus, for the largest
+    /// pattern, three masks of blank cells per placement (a byte each for 8 tiles, two bytes
+    /// for fewer tiles, which leave more than 8 cells free).
+    #[must_use]
+    pub fn build_bytes(self) -> u64 {
+        self.patterns()
+            .iter()
+            .map(|tiles| {
+                let mask = if tiles.len() >= 8 { 1 } else { 2 };
+                super::pdb::placements(tiles.len()) as u64 * (1 + 3 * mask)
+            })
+            .max()
+            .unwrap_or(0)
+            + self.table_bytes()
+    }
+
+    /// Builds the set on `threads` threads run under `pace`: seconds for the 6-6-3 sets,
+    /// minutes and about 2 GB of memory for 7-8.
+    #[must_use]
+    pub fn build(self, threads: usize, pace: &dyn Pace) -> PatternDatabases {
+        match self {
+            DatabaseSet::Standard(partition) => {
+                PatternDatabases::build_paced(partition, threads, pace)
+            }
+            DatabaseSet::Home(_) => PatternDatabases::build_for_goal(self.goal(), threads, pace),
+        }
+    }
+
+    /// Whether the process-wide solver has this set now.
+    #[must_use]
+    pub fn is_installed(self) -> bool {
+        match self {
+            DatabaseSet::Standard(Partition::P663) => PDB_663.get().is_some(),
+            DatabaseSet::Standard(Partition::P78) => STRONG.get().is_some(),
+            DatabaseSet::Home(cell) => home_cell(cell as usize).get().is_some(),
+        }
+    }
+}
+
+impl std::fmt::Display for DatabaseSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
     }
 }
 
@@ -140,10 +252,40 @@ pub fn is_ready() -> bool {
     PDB_663.get().is_some() || STRONG.get().is_some()
 }
 
-/// Makes `databases` the process-wide ones from now on (typically the 7-8 databases, loaded
-/// from storage). Only the first call takes effect; it returns `false` for later ones.
+/// Gives the process-wide solver `databases` (built here or loaded from storage) in the slot of
+/// their [`DatabaseSet`]: 7-8 replaces 6-6-3 for the standard goal from then on. Only the
+/// first set of each kind takes effect; it returns `false` for later ones.
 pub fn install(databases: PatternDatabases) -> bool {
-    STRONG.set(databases).is_ok()
+    match databases.set() {
+        DatabaseSet::Standard(Partition::P78) => STRONG.set(databases).is_ok(),
+        DatabaseSet::Standard(Partition::P663) => PDB_663.set(databases).is_ok(),
+        DatabaseSet::Home(cell) => home_cell(cell as usize).set(databases).is_ok(),
+    }
+}
+
+/// The sets a search towards `target` needs that the process-wide solver lacks (what
+/// [`warm_up_for`] would build): at most the standard 6-6-3 set, when no standard set is
+/// installed, and the target's home set.
+#[must_use]
+pub fn missing_for(target: &Board4) -> Vec<DatabaseSet> {
+    let mut missing = Vec::new();
+    if STRONG.get().is_none() && PDB_663.get().is_none() {
+        missing.push(DatabaseSet::Standard(Partition::P663));
+    }
+    let home = Turn::normalizing(target.blank()).home;
+    if home != STANDARD_HOME && home_cell(home).get().is_none() {
+        missing.push(DatabaseSet::Home(home as u8));
+    }
+    missing
+}
+
+/// The sets for targets whose blank is not in a corner (what [`warm_up_any_target`] builds).
+#[must_use]
+pub fn home_sets() -> Vec<DatabaseSet> {
+    HOMES[1..]
+        .iter()
+        .map(|&home| DatabaseSet::Home(home as u8))
+        .collect()
 }
 
 /// The method [`solve`] uses now: `"pdb-78"` once strong databases are installed, else
@@ -227,27 +369,20 @@ impl PatternDatabases {
     /// As [`build_on`](Self::build_on), each thread running under `pace`.
     #[must_use]
     pub fn build_paced(partition: Partition, threads: usize, pace: &dyn Pace) -> Self {
-        let pdbs = partition
-            .patterns()
-            .iter()
-            .map(|tiles| Pdb::build_for(tiles, &Board4::goal(), threads.max(1), pace))
-            .collect();
-        Self::from_pdbs(pdbs, partition)
+        let pdbs = build_each(
+            &DatabaseSet::Standard(partition).patterns(),
+            &Board4::goal(),
+            threads,
+            pace,
+        );
+        Self::from_pdbs(pdbs, DatabaseSet::Standard(partition))
     }
 
     /// 6-6-3-style databases for `goal`: one per region of [`REGIONS`], holding the tiles whose
     /// goal cells lie in it.
     fn build_for_goal(goal: Board4, threads: usize, pace: &dyn Pace) -> Self {
-        let pdbs = region_patterns(&goal)
-            .iter()
-            .map(|tiles| Pdb::build_for(tiles, &goal, threads.max(1), pace))
-            .collect();
-        Self {
-            heuristic: Additive::new(pdbs, &goal),
-            partition: Partition::P663,
-            goal,
-            move_pruning: fsm::DEFAULT_LONGEST,
-        }
+        let pdbs = build_each(&region_patterns(&goal), &goal, threads, pace);
+        Self::from_pdbs(pdbs, DatabaseSet::Home(goal.blank() as u8))
     }
 
     /// The partition these databases cover.
@@ -256,11 +391,26 @@ impl PatternDatabases {
         self.partition
     }
 
-    pub(crate) fn from_pdbs(pdbs: Vec<Pdb>, partition: Partition) -> Self {
+    /// Which set these databases are.
+    #[must_use]
+    pub fn set(&self) -> DatabaseSet {
+        if self.goal == Board4::goal() {
+            DatabaseSet::Standard(self.partition)
+        } else {
+            DatabaseSet::Home(self.goal.blank() as u8)
+        }
+    }
+
+    pub(crate) fn from_pdbs(pdbs: Vec<Pdb>, set: DatabaseSet) -> Self {
+        let goal = set.goal();
+        let partition = match set {
+            DatabaseSet::Standard(partition) => partition,
+            DatabaseSet::Home(_) => Partition::P663,
+        };
         Self {
-            heuristic: Additive::new(pdbs, &Board4::goal()),
+            heuristic: Additive::new(pdbs, &goal),
             partition,
-            goal: Board4::goal(),
+            goal,
             move_pruning: fsm::DEFAULT_LONGEST,
         }
     }
@@ -465,6 +615,23 @@ fn for_home(home: usize, pace: &dyn Pace) -> &'static PatternDatabases {
     home_cell(home).get_or_init(|| {
         PatternDatabases::build_for_goal(Board4::canonical(home), all_cores(), pace)
     })
+}
+
+/// Builds one database per pattern for `goal`, one after another, each telling `pace` its place
+/// in the set.
+fn build_each(patterns: &[Vec<u8>], goal: &Board4, threads: usize, pace: &dyn Pace) -> Vec<Pdb> {
+    patterns
+        .iter()
+        .enumerate()
+        .map(|(database, tiles)| {
+            let stage = Stage {
+                inner: pace,
+                database,
+                databases: patterns.len(),
+            };
+            Pdb::build_for(tiles, goal, threads.max(1), &stage)
+        })
+        .collect()
 }
 
 fn cells_of(board: &Board4) -> [u8; 16] {

@@ -16,10 +16,10 @@
 //! blank cell is moved into it, which seeds the next layer. The stored value of a placement is
 //! the first layer that reaches it, i.e. the minimum over blank cells.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU64, AtomicUsize, Ordering};
 
 use super::board::Board4;
-use crate::pace::Pace;
+use crate::pace::{Pace, Progress};
 
 /// Cells of the board.
 const CELLS: usize = 16;
@@ -273,16 +273,19 @@ fn build_table<const K: usize, M: Masks>(
     let goal_free = !goal.iter().fold(0u16, |m, &c| m | (1 << c));
     layer[goal_rank].set(gather(1 << goal_blank, goal_free));
     let mut depth = 0u8;
+    let reached_placements = AtomicU64::new(0);
     loop {
         let any = AtomicBool::new(false);
         let cursor = AtomicUsize::new(0);
         let work = |_| {
             let mut cells = [0u8; K];
             let mut turn = pace.enter();
+            let mut newly_reached = 0u64;
             loop {
                 turn.checkpoint();
                 let begin = cursor.fetch_add(CHUNK, Ordering::Relaxed);
                 if begin >= size {
+                    reached_placements.fetch_add(newly_reached, Ordering::Relaxed);
                     break;
                 }
                 for idx in begin..(begin + CHUNK).min(size) {
@@ -303,6 +306,7 @@ fn build_table<const K: usize, M: Masks>(
                     reached[idx].set(gather(reach | known, free));
                     if table[idx].load(Ordering::Relaxed) == u8::MAX {
                         table[idx].store(depth, Ordering::Relaxed);
+                        newly_reached += 1;
                     }
                     // Move each pattern tile next to a fresh blank cell into it; the blank then
                     // sits where the tile was.
@@ -331,6 +335,13 @@ fn build_table<const K: usize, M: Masks>(
                 scope.spawn(move || work(t));
             }
             work(0);
+        });
+        pace.layer_done(Progress {
+            database: 0,
+            databases: 1,
+            layers: u32::from(depth) + 1,
+            reached: reached_placements.load(Ordering::Relaxed),
+            placements: size as u64,
         });
         if !any.load(Ordering::Relaxed) {
             break;

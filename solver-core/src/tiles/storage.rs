@@ -1,30 +1,31 @@
 //! The stored form of pattern databases: built once (minutes for 7-8), read back at start-up.
 //!
-//! Layout, little-endian: the magic `SLIDEPDB`; the format version (u32); the partition code
-//! (u8: 1 = 6-6-3, 2 = 7-8); the number of patterns (u8) and, for each, its tile count (u8) and
+//! Layout, little-endian: the magic `SLIDEPDB`; the format version (u32); the set's code
+//! (u8: 1 = 6-6-3, 2 = 7-8, 3, 4, 5 = the 6-6-3 regions for the blank on cell 10, 13, 14); the number of patterns (u8) and, for each, its tile count (u8) and
 //! tiles; each table's length (u64); the CRC-32 (u32) of the header so far and all tables; then
 //! the tables, one byte per placement in rank order. Everything is checked on reading, so a
 //! truncated, stale or foreign file is refused with a message that says which check failed.
 
 use std::io::{self, Read, Write};
 
-use super::fifteen::{Partition, PatternDatabases};
+use super::fifteen::{DatabaseSet, Partition, PatternDatabases};
 use super::pdb::{Pdb, placements};
 
 const MAGIC: [u8; 8] = *b"SLIDEPDB";
 /// The version of the layout above. Bump it whenever the layout or the tables' meaning changes.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// The conventional file name of stored databases of `partition` in a data directory, e.g.
-/// `pdb-78-v1.bin`: the format version is part of it, so a new layout never reads an old file.
+/// The conventional file name of a stored set in a data directory, e.g. `pdb-78-v1.bin`: the
+/// format version is part of it, so a new layout never reads an old file.
 ///
 /// ```
-/// use solver_core::fifteen::{Partition, storage};
-/// assert_eq!(storage::file_name(Partition::P78), "pdb-78-v1.bin");
+/// use solver_core::fifteen::{DatabaseSet, Partition, storage};
+/// assert_eq!(storage::file_name(DatabaseSet::Standard(Partition::P78)), "pdb-78-v1.bin");
+/// assert_eq!(storage::file_name(DatabaseSet::Home(13)), "pdb-663-blank13-v1.bin");
 /// ```
 #[must_use]
-pub fn file_name(partition: Partition) -> String {
-    format!("{}-v{FORMAT_VERSION}.bin", partition.method())
+pub fn file_name(set: DatabaseSet) -> String {
+    format!("{}-v{FORMAT_VERSION}.bin", set.name())
 }
 
 /// Why a stored database was refused.
@@ -44,39 +45,43 @@ pub enum StorageError {
         /// The version in the file.
         found: u32,
     },
-    /// Holds another partition than the one asked for.
-    #[error("pattern database file holds partition {found}, expected {expected:?}")]
-    Partition {
+    /// Holds another set than the one asked for.
+    #[error("pattern database file holds {found}, expected {expected}")]
+    Set {
         /// What the file says.
         found: String,
         /// What the caller wanted.
-        expected: Partition,
+        expected: DatabaseSet,
     },
     /// Sizes or checksum do not match.
     #[error("pattern database file is corrupt: {0}")]
     Corrupt(String),
 }
 
-fn code(partition: Partition) -> u8 {
-    match partition {
-        Partition::P663 => 1,
-        Partition::P78 => 2,
+fn code(set: DatabaseSet) -> u8 {
+    match set {
+        DatabaseSet::Standard(Partition::P663) => 1,
+        DatabaseSet::Standard(Partition::P78) => 2,
+        DatabaseSet::Home(10) => 3,
+        DatabaseSet::Home(13) => 4,
+        DatabaseSet::Home(14) => 5,
+        DatabaseSet::Home(cell) => unreachable!("no databases for the blank on cell {cell}"),
     }
 }
 
 /// The header: everything before the tables except the checksum.
-fn header(partition: Partition) -> Vec<u8> {
+fn header(set: DatabaseSet) -> Vec<u8> {
     let mut out = Vec::with_capacity(64);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.push(code(partition));
-    let patterns = partition.patterns();
+    out.push(code(set));
+    let patterns = set.patterns();
     out.push(patterns.len() as u8);
-    for tiles in patterns {
+    for tiles in &patterns {
         out.push(tiles.len() as u8);
         out.extend_from_slice(tiles);
     }
-    for tiles in patterns {
+    for tiles in &patterns {
         out.extend_from_slice(&(placements(tiles.len()) as u64).to_le_bytes());
     }
     out
@@ -88,7 +93,7 @@ impl PatternDatabases {
     /// # Errors
     /// Whatever the writer reports.
     pub fn write_to(&self, mut writer: impl Write) -> io::Result<()> {
-        let head = header(self.partition());
+        let head = header(self.set());
         let mut crc = crc32fast::Hasher::new();
         crc.update(&head);
         for pdb in self.pdbs() {
@@ -102,18 +107,19 @@ impl PatternDatabases {
         writer.flush()
     }
 
-    /// Reads databases of `expected` partition written by [`write_to`](Self::write_to).
+    /// Reads the `expected` set written by [`write_to`](Self::write_to).
     ///
     /// ```
-    /// use solver_core::fifteen::{Partition, PatternDatabases};
-    /// let err = PatternDatabases::read_from(&b"SLIDEPDB\x09\0\0\0"[..], Partition::P78).unwrap_err();
+    /// use solver_core::fifteen::{DatabaseSet, Partition, PatternDatabases};
+    /// let set = DatabaseSet::Standard(Partition::P78);
+    /// let err = PatternDatabases::read_from(&b"SLIDEPDB\x09\0\0\0"[..], set).unwrap_err();
     /// assert!(err.to_string().contains("format version 9"));
     /// ```
     ///
     /// # Errors
-    /// [`StorageError`] naming the check that failed: magic, version, partition, sizes or
-    /// checksum, or the reader's error.
-    pub fn read_from(mut reader: impl Read, expected: Partition) -> Result<Self, StorageError> {
+    /// [`StorageError`] naming the check that failed: magic, version, set, sizes or checksum,
+    /// or the reader's error.
+    pub fn read_from(mut reader: impl Read, expected: DatabaseSet) -> Result<Self, StorageError> {
         let mut magic = [0u8; 8];
         read_header_part(&mut reader, &mut magic)?;
         if magic != MAGIC {
@@ -129,12 +135,11 @@ impl PatternDatabases {
         let mut rest = vec![0u8; want.len() - 12];
         read_header_part(&mut reader, &mut rest)?;
         if rest != want[12..] {
-            let found = match rest.first() {
-                Some(1) => "6-6-3".to_owned(),
-                Some(2) => "7-8".to_owned(),
-                other => format!("code {other:?}"),
-            };
-            return Err(StorageError::Partition { found, expected });
+            let found = DatabaseSet::ALL
+                .into_iter()
+                .find(|&set| rest.first() == Some(&code(set)))
+                .map_or_else(|| format!("set code {:?}", rest.first()), DatabaseSet::name);
+            return Err(StorageError::Set { found, expected });
         }
         let mut stored_crc = [0u8; 4];
         read_header_part(&mut reader, &mut stored_crc)?;
@@ -142,7 +147,7 @@ impl PatternDatabases {
         crc.update(&want);
         let mut pdbs = Vec::new();
         for tiles in expected.patterns() {
-            let pdb = Pdb::read_with(tiles, |table| {
+            let pdb = Pdb::read_with(&tiles, |table| {
                 reader.read_exact(table).map_err(|e| match e.kind() {
                     io::ErrorKind::UnexpectedEof => {
                         StorageError::Corrupt("truncated tables".into())
@@ -180,10 +185,11 @@ mod tests {
 
     #[test]
     fn round_trip_and_every_refusal() {
+        let p663 = DatabaseSet::Standard(Partition::P663);
         let dbs = PatternDatabases::build(Partition::P663);
         let mut bytes = Vec::new();
         dbs.write_to(&mut bytes).unwrap();
-        let back = PatternDatabases::read_from(&bytes[..], Partition::P663).unwrap();
+        let back = PatternDatabases::read_from(&bytes[..], p663).unwrap();
         let board: Board4 = "2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15".parse().unwrap();
         let a = dbs.solve(&board, &Board4::goal(), &Stop::never()).unwrap();
         assert_eq!(
@@ -196,15 +202,46 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
-        assert!(refuse(&bytes, Partition::P78).contains("holds partition 6-6-3, expected P78"));
-        assert!(refuse(b"hello", Partition::P663).contains("not a pattern database"));
+        let p78 = DatabaseSet::Standard(Partition::P78);
+        assert!(refuse(&bytes, p78).contains("holds pdb-663, expected pdb-78"));
+        assert!(
+            refuse(&bytes, DatabaseSet::Home(10))
+                .contains("holds pdb-663, expected pdb-663-blank10")
+        );
+        assert!(refuse(b"hello", p663).contains("not a pattern database"));
         let mut flipped = bytes.clone();
         let last = flipped.len() - 1;
         flipped[last] ^= 1;
-        assert!(refuse(&flipped, Partition::P663).contains("checksum mismatch"));
-        assert!(refuse(&bytes[..bytes.len() - 1], Partition::P663).contains("truncated"));
+        assert!(refuse(&flipped, p663).contains("checksum mismatch"));
+        assert!(refuse(&bytes[..bytes.len() - 1], p663).contains("truncated"));
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(refuse(&longer, Partition::P663).contains("trailing bytes"));
+        assert!(refuse(&longer, p663).contains("trailing bytes"));
+    }
+
+    #[test]
+    fn a_home_set_round_trips_and_keeps_its_goal() {
+        let set = DatabaseSet::Home(13);
+        let dbs = set.build(2, &crate::Unpaced);
+        assert_eq!(dbs.set(), set);
+        let mut bytes = Vec::new();
+        dbs.write_to(&mut bytes).unwrap();
+        assert_eq!(
+            bytes.len() as u64,
+            set.table_bytes() + header(set).len() as u64 + 4
+        );
+        let back = PatternDatabases::read_from(&bytes[..], set).unwrap();
+        assert_eq!(back.set(), set);
+        let refused = PatternDatabases::read_from(&bytes[..], DatabaseSet::Home(14));
+        assert!(
+            refused
+                .unwrap_err()
+                .to_string()
+                .contains("holds pdb-663-blank13")
+        );
+        for (built, read) in dbs.pdbs().iter().zip(back.pdbs()) {
+            assert_eq!(built.tiles(), read.tiles());
+            assert!(built.table() == read.table());
+        }
     }
 }

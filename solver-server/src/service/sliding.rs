@@ -161,8 +161,9 @@ impl Puzzle for Fifteen {
                     if !shared.fifteen_building.swap(true, Ordering::AcqRel) {
                         let (target, building) =
                             (case.target, Arc::clone(&shared.fifteen_building));
+                        let (data, threads) = (shared.data.clone(), shared.scheduler.workers());
                         slice.spawn_paced(move |pacer| {
-                            engine::prepare_fifteen(&target, pacer);
+                            engine::prepare_fifteen(&target, &data, threads, pacer);
                             building.store(false, Ordering::Release);
                         });
                     }

@@ -1,0 +1,156 @@
+//! `solver-client databases build|status`: the stored pattern databases, for people.
+//!
+//! The embedded server loads and stores databases in the same data directory by itself; these
+//! commands build the 7-8 set ahead of time (minutes, once) and show what is stored.
+
+use std::io::{IsTerminal as _, Write as _};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use solver_core::Progress;
+use solver_core::fifteen::{DatabaseSet, Partition};
+use solver_server::{DataDir, Stored};
+
+use crate::progress;
+
+/// What to do with the stored databases.
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum Databases {
+    /// Build the 15-puzzle 7-8 pattern databases (minutes on every core, about 2 GB of memory
+    /// while building, 577 MB stored) into the data directory; every later run, and every
+    /// server using that directory, answers 15-puzzle cases with them.
+    Build {
+        /// Threads to build on (default: every core).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
+    },
+    /// List the data directory: which sets are stored, their sizes, and where.
+    Status,
+}
+
+/// Runs `command` on `data`; `progress_wanted` allows a bar on a terminal.
+pub(crate) fn run(
+    command: &Databases,
+    data: &DataDir,
+    progress_wanted: bool,
+) -> anyhow::Result<()> {
+    match command {
+        Databases::Build { threads } => build(data, *threads, progress_wanted),
+        Databases::Status => status(data),
+    }
+}
+
+/// The set `build` makes.
+const STRONG: DatabaseSet = DatabaseSet::Standard(Partition::P78);
+
+fn build(data: &DataDir, threads: Option<usize>, progress_wanted: bool) -> anyhow::Result<()> {
+    let dir = data
+        .path()
+        .context("no data directory (--no-data-dir, or no home directory): give --data-dir")?;
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
+        .max(1);
+    let sizes = STRONG.database_sizes();
+    eprintln!(
+        "building {STRONG} into {} on {threads} thread(s): about {} MiB of memory while building, {} MiB stored",
+        dir.display(),
+        STRONG.build_bytes() >> 20,
+        STRONG.table_bytes() >> 20
+    );
+    let report = Report::new(progress_wanted && std::io::stderr().is_terminal());
+    let path = data.build_and_store(STRONG, threads, &|p| report.layer(p, &sizes))?;
+    report.clear();
+    eprintln!(
+        "built and stored {} in {:.1} s",
+        path.display(),
+        report.started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Progress of a build: a bar redrawn on a terminal, otherwise one plain line per database
+/// layer.
+struct Report {
+    bar: bool,
+    started: Instant,
+    drawn: Mutex<bool>,
+}
+
+impl Report {
+    fn new(bar: bool) -> Self {
+        Self {
+            bar,
+            started: Instant::now(),
+            drawn: Mutex::new(false),
+        }
+    }
+
+    fn layer(&self, p: Progress, sizes: &[u64]) {
+        let fraction = p.fraction(sizes);
+        let elapsed = self.started.elapsed();
+        let line = format!(
+            "database {} of {}, layer {}, {:.1} % done, {}",
+            p.database + 1,
+            p.databases,
+            p.layers,
+            100.0 * fraction,
+            seconds(elapsed)
+        );
+        let mut err = std::io::stderr().lock();
+        if self.bar {
+            let filled = ((fraction * progress::WIDTH as f64) as usize).min(progress::WIDTH);
+            let _ = write!(err, "\r\x1b[2K[{}] {line}", progress::bar(filled));
+            let _ = err.flush();
+            *self
+                .drawn
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+        } else {
+            let _ = writeln!(err, "{line}");
+        }
+    }
+
+    fn clear(&self) {
+        let drawn = self
+            .drawn
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if *drawn {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[2K");
+            let _ = err.flush();
+        }
+    }
+}
+
+fn seconds(elapsed: Duration) -> String {
+    format!("{:.0} s", elapsed.as_secs_f64())
+}
+
+fn status(data: &DataDir) -> anyhow::Result<()> {
+    let Some(dir) = data.path() else {
+        println!("no data directory (--no-data-dir): databases are built in memory on every run");
+        return Ok(());
+    };
+    println!("data directory: {}", dir.display());
+    let mut out = std::io::stdout().lock();
+    for (set, path, stored) in data.status() {
+        let name = path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let state = match stored {
+            Stored::Present(bytes) => {
+                format!("stored, {:.1} MiB", bytes as f64 / f64::from(1 << 20))
+            }
+            Stored::Missing if set == STRONG => {
+                "missing (solver-client databases build)".to_owned()
+            }
+            Stored::Missing => "missing (built and stored on first use)".to_owned(),
+            Stored::Unreadable(e) => format!("unreadable: {e}"),
+        };
+        writeln!(out, "  {:<16} {name:<26} {state}", set.name())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,302 @@
+//! The data directory: where pattern databases are kept between runs, so each is built once.
+//!
+//! Every set the 15-puzzle searches use (6-6-3, the sets of targets with the blank elsewhere, and
+//! 7-8) is loaded from here when stored, and stored here when built. A file is written to a
+//! temporary name and renamed into place, so readers (other processes too) see a whole file or
+//! none, and two processes building the same set at once each leave a whole file. A file that
+//! fails its checks (magic, version, set, sizes, checksum) is reported and replaced.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use solver_core::fifteen::{self, DatabaseSet, PatternDatabases, storage};
+use solver_core::{Pace, Progress, Turn, Unpaced};
+
+/// The directory's name inside the platform's cache directory.
+const APPLICATION: &str = "puzzle-solver";
+
+/// Where stored databases live, or nowhere (`--no-data-dir`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataDir {
+    path: Option<PathBuf>,
+}
+
+/// A data-directory operation that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DataError {
+    /// The directory could not be created.
+    #[error("cannot create {}: {source}", path.display())]
+    Create {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file could not be opened or written.
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        /// `open` or `write`.
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// There is no directory to store in (`--no-data-dir`, or no home directory).
+    #[error("no data directory: give one with --data-dir or SOLVER_DATA_DIR")]
+    NoDirectory,
+    /// A stored file failed its checks.
+    #[error("{}: {source}", path.display())]
+    Unusable {
+        /// The file.
+        path: PathBuf,
+        /// The check that failed.
+        source: storage::StorageError,
+    },
+}
+
+/// What one set looks like in the directory.
+#[derive(Debug)]
+pub enum Stored {
+    /// A file of this many bytes (not read: [`DataDir::load`] checks it).
+    Present(u64),
+    /// No file.
+    Missing,
+    /// The file cannot be looked at.
+    Unreadable(std::io::Error),
+}
+
+impl DataDir {
+    /// The directory at `path`, or none.
+    #[must_use]
+    pub fn new(path: Option<PathBuf>) -> Self {
+        Self { path }
+    }
+
+    /// The platform's cache directory for this program: `$XDG_CACHE_HOME/puzzle-solver`, else
+    /// `~/.cache/puzzle-solver` on Linux (`None` when there is no home directory).
+    #[must_use]
+    pub fn default_path() -> Option<PathBuf> {
+        directories::BaseDirs::new().map(|dirs| dirs.cache_dir().join(APPLICATION))
+    }
+
+    /// The directory, if any.
+    #[must_use]
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Where `set` is stored in the directory.
+    #[must_use]
+    pub fn file(&self, set: DatabaseSet) -> Option<PathBuf> {
+        self.path
+            .as_ref()
+            .map(|dir| dir.join(storage::file_name(set)))
+    }
+
+    /// What the directory holds of each set, without reading the files.
+    #[must_use]
+    pub fn status(&self) -> Vec<(DatabaseSet, Option<PathBuf>, Stored)> {
+        DatabaseSet::ALL
+            .into_iter()
+            .map(|set| {
+                let path = self.file(set);
+                let stored = match path.as_ref().map(std::fs::metadata) {
+                    None => Stored::Missing,
+                    Some(Ok(meta)) => Stored::Present(meta.len()),
+                    Some(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => Stored::Missing,
+                    Some(Err(e)) => Stored::Unreadable(e),
+                };
+                (set, path, stored)
+            })
+            .collect()
+    }
+
+    /// Reads `set` from the directory: `Ok(None)` when it is not stored (or there is no
+    /// directory).
+    ///
+    /// # Errors
+    /// [`DataError`] when the file exists but cannot be read or fails its checks.
+    pub fn load(&self, set: DatabaseSet) -> Result<Option<PatternDatabases>, DataError> {
+        let Some(path) = self.file(set) else {
+            return Ok(None);
+        };
+        let file = match File::open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(DataError::Io {
+                    action: "open",
+                    path,
+                    source,
+                });
+            }
+        };
+        PatternDatabases::read_from(BufReader::with_capacity(1 << 20, file), set)
+            .map(Some)
+            .map_err(|source| DataError::Unusable { path, source })
+    }
+
+    /// Writes `databases` into the directory under their set's name, atomically: a temporary
+    /// file of this process and call, synced, then renamed into place. `Ok(None)` when there is
+    /// no directory.
+    ///
+    /// # Errors
+    /// [`DataError`] when the directory cannot be created or the file written.
+    pub fn store(&self, databases: &PatternDatabases) -> Result<Option<PathBuf>, DataError> {
+        static CALLS: AtomicU64 = AtomicU64::new(0);
+        let (Some(dir), Some(path)) = (self.path(), self.file(databases.set())) else {
+            return Ok(None);
+        };
+        std::fs::create_dir_all(dir).map_err(|source| DataError::Create {
+            path: dir.to_owned(),
+            source,
+        })?;
+        let temporary = dir.join(format!(
+            ".{}.{}-{}.tmp",
+            storage::file_name(databases.set()),
+            std::process::id(),
+            CALLS.fetch_add(1, Ordering::Relaxed)
+        ));
+        let written = File::create(&temporary).and_then(|file| {
+            let mut writer = BufWriter::with_capacity(1 << 20, file);
+            databases.write_to(&mut writer)?;
+            writer
+                .into_inner()
+                .map_err(std::io::IntoInnerError::into_error)?
+                .sync_all()
+        });
+        if let Err(source) = written.and_then(|()| std::fs::rename(&temporary, &path)) {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(DataError::Io {
+                action: "write",
+                path,
+                source,
+            });
+        }
+        Ok(Some(path))
+    }
+
+    /// Builds `set` on `threads` threads at full speed (minutes and about 2 GB of memory for
+    /// 7-8), telling `progress` after each layer of each database, and stores it; returns the
+    /// file's path. This is the `build-databases` commands' work.
+    ///
+    /// # Errors
+    /// [`DataError`] when there is no directory or the file cannot be written.
+    pub fn build_and_store(
+        &self,
+        set: DatabaseSet,
+        threads: usize,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<PathBuf, DataError> {
+        if self.path.is_none() {
+            return Err(DataError::NoDirectory);
+        }
+        let databases = set.build(threads, &Reported(progress));
+        self.store(&databases)?.ok_or(DataError::NoDirectory)
+    }
+
+    /// Gives the process-wide solver `set` if the directory holds a usable copy; says so in
+    /// the log. A file that fails its checks is logged as a warning. Returns whether `set` is
+    /// installed now.
+    pub fn install_stored(&self, set: DatabaseSet) -> bool {
+        if set.is_installed() {
+            return true;
+        }
+        let started = Instant::now();
+        match self.load(set) {
+            Ok(Some(databases)) => {
+                fifteen::install(databases);
+                tracing::info!(%set, path = ?self.file(set), elapsed = ?started.elapsed(), "pattern databases loaded");
+                true
+            }
+            Ok(None) => false,
+            Err(cause) => {
+                tracing::warn!(%cause, "stored pattern databases unusable; they are rebuilt when needed");
+                false
+            }
+        }
+    }
+
+    /// Makes sure the process-wide solver has `set`: installed already, loaded from the
+    /// directory, or else built on `threads` threads under `pace` and stored.
+    pub fn provide(&self, set: DatabaseSet, threads: usize, pace: &dyn Pace) {
+        if self.install_stored(set) {
+            return;
+        }
+        let started = Instant::now();
+        let databases = set.build(threads, pace);
+        tracing::info!(%set, elapsed = ?started.elapsed(), "pattern databases built");
+        match self.store(&databases) {
+            Ok(Some(path)) => {
+                tracing::info!(%set, path = %path.display(), "pattern databases stored")
+            }
+            Ok(None) => {}
+            Err(cause) => {
+                tracing::warn!(%cause, "pattern databases not stored; they are built again next run")
+            }
+        }
+        fifteen::install(databases);
+    }
+}
+
+/// Unpaced building that reports each finished layer.
+struct Reported<'a>(&'a (dyn Fn(Progress) + Sync));
+
+impl Pace for Reported<'_> {
+    fn enter(&self) -> Box<dyn Turn + '_> {
+        Box::new(Unpaced)
+    }
+
+    fn layer_done(&self, progress: Progress) {
+        (self.0)(progress);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_atomically_and_refuses_a_corrupt_file() {
+        let dir = std::env::temp_dir().join(format!("solver-data-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let data = DataDir::new(Some(dir.clone()));
+        let set = DatabaseSet::Home(14);
+        assert!(data.load(set).unwrap().is_none());
+        let built = set.build(2, &solver_core::Unpaced);
+        let path = data.store(&built).unwrap().unwrap();
+        assert_eq!(path, dir.join("pdb-663-blank14-v1.bin"));
+        // Only the file itself is left: no temporary.
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, [std::ffi::OsString::from("pdb-663-blank14-v1.bin")]);
+        assert_eq!(data.load(set).unwrap().unwrap().set(), set);
+        let status = data.status();
+        let (_, _, stored) = status.iter().find(|(s, _, _)| *s == set).unwrap();
+        assert!(matches!(stored, Stored::Present(n) if *n > set.table_bytes()));
+
+        let mut bytes = std::fs::read(&path).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x40;
+        std::fs::write(&path, bytes).unwrap();
+        let err = data.load(set).unwrap_err().to_string();
+        assert!(
+            err.contains("pdb-663-blank14-v1.bin") && err.contains("checksum"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn no_directory_stores_nothing() {
+        let data = DataDir::new(None);
+        assert!(data.load(DatabaseSet::Home(10)).unwrap().is_none());
+        assert!(data.file(DatabaseSet::Home(10)).is_none());
+    }
+}
