@@ -232,11 +232,11 @@ impl DataDir {
         tracing::info!(%set, elapsed = ?started.elapsed(), "pattern databases built");
         match self.store(&databases) {
             Ok(Some(path)) => {
-                tracing::info!(%set, path = %path.display(), "pattern databases stored")
+                tracing::info!(%set, path = %path.display(), "pattern databases stored");
             }
             Ok(None) => {}
             Err(cause) => {
-                tracing::warn!(%cause, "pattern databases not stored; they are built again next run")
+                tracing::warn!(%cause, "pattern databases not stored; they are built again next run");
             }
         }
         fifteen::install(databases);
