@@ -1,0 +1,349 @@
+//! Boards at an exact optimal distance from the standard goal, drawn reproducibly from a seed.
+//!
+//! The draws use [`SplitMix64`], a fixed algorithm written out here, so that the same seed gives
+//! the same board on every machine and in every build.
+//!
+//! * 3×3: [`EightLayers`] holds every board of the goal's class by its distance (a BFS from the
+//!   goal, 181,440 boards), so a draw is uniform over all boards at the distance asked.
+//! * 4×4: no table is feasible. [`WalkSampler`] walks at random from the goal and lengthens the
+//!   walk until the caller's optimal solver measures exactly the distance asked: every board at
+//!   that distance can come out, but not all equally likely.
+
+use super::board::{Board, Board3, Move};
+
+/// The largest optimal distance of a 3×3 board from the goal.
+pub const EIGHT_MAX_DISTANCE: u32 = 31;
+/// The largest optimal distance of a 4×4 board from the goal.
+pub const FIFTEEN_MAX_DISTANCE: u32 = 80;
+
+/// A distance that no board of the size has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no {rows}x{rows} board is {distance} moves from the goal: the most is {max}")]
+pub struct TooFar {
+    /// The side of the board.
+    pub rows: usize,
+    /// The distance asked.
+    pub distance: u32,
+    /// The largest distance a board of that size has.
+    pub max: u32,
+}
+
+/// The SplitMix64 generator (Steele, Lea and Flood, 2014): 64 bits of state, a fixed sequence
+/// for each seed.
+///
+/// ```
+/// use solver_core::tiles::scramble::SplitMix64;
+/// let mut a = SplitMix64::new(7);
+/// let mut b = SplitMix64::new(7);
+/// assert_eq!(a.next_u64(), b.next_u64());
+/// assert!(a.below(10) < 10);
+/// ```
+#[derive(Debug, Clone)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator seeded with `seed` (every value, 0 included, is a good seed).
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform number in `0..n` (`n > 0`), without modulo bias (rejection of the short last
+    /// range).
+    pub fn below(&mut self, n: u64) -> u64 {
+        assert!(n > 0, "below(0)");
+        let zone = u64::MAX - u64::MAX % n;
+        loop {
+            let x = self.next_u64();
+            if x < zone {
+                return x % n;
+            }
+        }
+    }
+}
+
+/// Every 3×3 board of the goal's class, grouped by optimal distance from the standard goal.
+#[derive(Debug)]
+pub struct EightLayers {
+    /// `layers[d]`: the boards at distance `d`, 4 bits per cell, in BFS order.
+    layers: Vec<Vec<u64>>,
+}
+
+fn pack(board: &Board3) -> u64 {
+    board
+        .cells()
+        .iter()
+        .enumerate()
+        .fold(0, |acc, (i, &t)| acc | (u64::from(t) << (4 * i)))
+}
+
+fn unpack(packed: u64) -> Board3 {
+    let cells: Vec<u8> = (0..9).map(|i| ((packed >> (4 * i)) & 0xF) as u8).collect();
+    Board3::from_cells(&cells).expect("packed from a board")
+}
+
+impl EightLayers {
+    /// Builds the layers by breadth-first search from the goal (tens of milliseconds).
+    #[must_use]
+    pub fn build() -> Self {
+        let goal = Board3::goal();
+        let mut seen = foldhash::HashSet::default();
+        seen.insert(pack(&goal));
+        let mut layers = vec![vec![pack(&goal)]];
+        loop {
+            let mut next = Vec::new();
+            for &packed in layers.last().expect("a layer") {
+                let board = unpack(packed);
+                for mv in Move::ALL {
+                    if let Some(child) = board.apply(mv) {
+                        let key = pack(&child);
+                        if seen.insert(key) {
+                            next.push(key);
+                        }
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            layers.push(next);
+        }
+        Self { layers }
+    }
+
+    /// The number of boards at `distance` from the goal.
+    ///
+    /// ```
+    /// let layers = solver_core::tiles::scramble::EightLayers::build();
+    /// assert_eq!(layers.count(0), 1);
+    /// assert_eq!(layers.count(31), 2);
+    /// ```
+    #[must_use]
+    pub fn count(&self, distance: u32) -> usize {
+        self.layers.get(distance as usize).map_or(0, Vec::len)
+    }
+
+    /// A board at exactly `distance` from the goal, uniform over all of them, the same for the
+    /// same `seed`.
+    ///
+    /// # Errors
+    /// [`TooFar`] above distance 31.
+    pub fn draw(&self, distance: u32, seed: u64) -> Result<Board3, TooFar> {
+        let layer = self.layers.get(distance as usize).ok_or(TooFar {
+            rows: 3,
+            distance,
+            max: EIGHT_MAX_DISTANCE,
+        })?;
+        let index = SplitMix64::new(seed).below(layer.len() as u64);
+        Ok(unpack(
+            layer[usize::try_from(index).expect("a layer index")],
+        ))
+    }
+}
+
+/// A random walk from the standard goal that grows until its end is exactly at the distance
+/// wanted. The caller measures each [`candidate`](Self::candidate) with an optimal solver and
+/// reports it through [`measured`](Self::measured).
+///
+/// The walk never undoes its last move. It starts with `distance` steps, so the end is at most
+/// that far; while the measured distance falls short by `gap`, it walks `gap` steps more (every
+/// step changes the distance by one, so it never overshoots), and the distance's parity always
+/// matches the one wanted.
+///
+/// ```
+/// use solver_core::{Board3, eight, tiles::scramble::WalkSampler};
+/// let mut sampler = WalkSampler::<3>::new(12, 99);
+/// let board = loop {
+///     let optimal = eight::solve(&sampler.candidate(), &Board3::goal()).unwrap().len();
+///     if let Some(board) = sampler.measured(optimal as u32) {
+///         break board;
+///     }
+/// };
+/// assert_eq!(eight::solve(&board, &Board3::goal()).unwrap().len(), 12);
+/// ```
+#[derive(Debug, Clone)]
+pub struct WalkSampler<const W: usize> {
+    rng: SplitMix64,
+    board: Board<W>,
+    last: Option<Move>,
+    distance: u32,
+}
+
+impl<const W: usize> WalkSampler<W> {
+    /// A walk towards `distance` drawn from `seed`.
+    #[must_use]
+    pub fn new(distance: u32, seed: u64) -> Self {
+        let mut sampler = Self {
+            rng: SplitMix64::new(seed),
+            board: Board::goal(),
+            last: None,
+            distance,
+        };
+        sampler.walk(distance);
+        sampler
+    }
+
+    /// The distance wanted.
+    #[must_use]
+    pub fn distance(&self) -> u32 {
+        self.distance
+    }
+
+    /// The board whose optimal distance to measure next.
+    #[must_use]
+    pub fn candidate(&self) -> Board<W> {
+        self.board
+    }
+
+    /// Takes the candidate's measured optimal distance: the candidate when it is the one wanted,
+    /// else `None`, and the walk goes on to the next candidate.
+    pub fn measured(&mut self, optimal: u32) -> Option<Board<W>> {
+        if optimal == self.distance {
+            return Some(self.board);
+        }
+        if optimal < self.distance && (self.distance - optimal).is_multiple_of(2) {
+            self.walk(self.distance - optimal);
+        } else {
+            // Cannot happen with a correct measurement; start over rather than loop for ever.
+            self.board = Board::goal();
+            self.last = None;
+            self.walk(self.distance);
+        }
+        None
+    }
+
+    fn walk(&mut self, steps: u32) {
+        for _ in 0..steps {
+            let options: Vec<(Move, Board<W>)> = Move::ALL
+                .iter()
+                .filter(|&&mv| Some(mv.reverse()) != self.last)
+                .filter_map(|&mv| self.board.apply(mv).map(|b| (mv, b)))
+                .collect();
+            let pick = self.rng.below(options.len() as u64);
+            let (mv, board) = options[usize::try_from(pick).expect("at most 4 options")];
+            self.board = board;
+            self.last = Some(mv);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{HashMap, VecDeque};
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::eight;
+
+    /// Exact distances from the goal of every 3×3 board of its class, by plain BFS.
+    fn oracle() -> HashMap<Board3, u32> {
+        let goal = Board3::goal();
+        let mut dist = HashMap::from([(goal, 0)]);
+        let mut queue = VecDeque::from([goal]);
+        while let Some(board) = queue.pop_front() {
+            let d = dist[&board];
+            for mv in Move::ALL {
+                if let Some(next) = board.apply(mv) {
+                    dist.entry(next).or_insert_with(|| {
+                        queue.push_back(next);
+                        d + 1
+                    });
+                }
+            }
+        }
+        dist
+    }
+
+    #[test]
+    fn layers_hold_every_board_at_its_distance() {
+        let layers = EightLayers::build();
+        let dist = oracle();
+        let mut counts = vec![0usize; 32];
+        for &d in dist.values() {
+            counts[d as usize] += 1;
+        }
+        for (d, &count) in counts.iter().enumerate() {
+            assert_eq!(layers.count(d as u32), count, "distance {d}");
+        }
+        assert_eq!(layers.count(32), 0);
+        for (d, layer) in layers.layers.iter().enumerate() {
+            for &packed in layer.iter().step_by(97) {
+                assert_eq!(dist[&unpack(packed)], d as u32);
+            }
+        }
+    }
+
+    #[test]
+    fn too_far_is_an_error() {
+        let layers = EightLayers::build();
+        assert_eq!(
+            layers.draw(32, 1),
+            Err(TooFar {
+                rows: 3,
+                distance: 32,
+                max: 31
+            })
+        );
+    }
+
+    #[test]
+    fn splitmix_is_the_published_sequence() {
+        // The first outputs for seed 1234567 of the reference implementation.
+        let mut rng = SplitMix64::new(1_234_567);
+        assert_eq!(rng.next_u64(), 6_457_827_717_110_365_317);
+        assert_eq!(rng.next_u64(), 3_203_168_211_198_807_973);
+    }
+
+    #[test]
+    fn draws_cover_a_small_layer() {
+        // Distance 2 has few boards: a few dozen seeds draw each of them.
+        let layers = EightLayers::build();
+        let drawn: std::collections::HashSet<Board3> =
+            (0..200).map(|seed| layers.draw(2, seed).unwrap()).collect();
+        assert_eq!(drawn.len(), layers.count(2));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// A draw is at exactly the distance asked (by the BFS oracle) and reproducible.
+        #[test]
+        fn draws_are_exact_and_reproducible(distance in 0u32..=31, seed: u64) {
+            static ORACLE: std::sync::LazyLock<HashMap<Board3, u32>> = std::sync::LazyLock::new(oracle);
+            static LAYERS: std::sync::LazyLock<EightLayers> = std::sync::LazyLock::new(EightLayers::build);
+            let board = LAYERS.draw(distance, seed).unwrap();
+            prop_assert_eq!(ORACLE[&board], distance);
+            prop_assert_eq!(LAYERS.draw(distance, seed).unwrap(), board);
+        }
+
+        /// The walk sampler, measured with the 3×3 table, ends at exactly the distance asked
+        /// (by the BFS oracle), the same for the same seed.
+        #[test]
+        fn walks_end_at_the_distance(distance in 0u32..=24, seed: u64) {
+            static ORACLE: std::sync::LazyLock<HashMap<Board3, u32>> = std::sync::LazyLock::new(oracle);
+            let run = || {
+                let mut sampler = WalkSampler::<3>::new(distance, seed);
+                for _ in 0..10_000 {
+                    let optimal = eight::solve(&sampler.candidate(), &Board3::goal()).unwrap().len();
+                    if let Some(board) = sampler.measured(optimal as u32) {
+                        return Some(board);
+                    }
+                }
+                None
+            };
+            let board = run().expect("a walk reaches the distance");
+            prop_assert_eq!(ORACLE[&board], distance);
+            prop_assert_eq!(run(), Some(board));
+        }
+    }
+}
