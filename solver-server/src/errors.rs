@@ -1,32 +1,34 @@
-//! Every error of the server and the one place each becomes a wire error: a per-case
-//! [`CaseFailure`] becomes a reply's `CaseError` (the stream goes on), a [`StreamEnd`] becomes the
-//! `Status` that ends a stream, and [`ServeError`] is what [`serve`](crate::serve) returns.
+//! Every error of the server and the one place each becomes a wire error: a per-case [`Failure`]
+//! becomes a v1 reply's `CaseError` or a v2 status (the call's, or in band; the stream goes on),
+//! a [`StreamEnd`] becomes the `Status` that ends a stream, and [`ServeError`] is what
+//! [`serve`](crate::serve) returns.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use prost::Message as _;
+use solver_proto::tonic_types::{self, ErrorDetails, FieldViolation, StatusExt as _};
 use tonic::{Code, Status};
 
 use crate::pb;
 
-/// Why one case got no answer. It is reported in that case's reply; the stream goes on.
+/// Why one case (or one unary call) got no answer. A stream reports it in that case's reply and
+/// goes on; a unary call ends with it. The wire forms are built here: [`Failure::v1`] for
+/// `solver.v1`'s `CaseError`, [`Failure::status`] for `solver.v2` (the call's status, or the
+/// in-band [`Failure::rpc_status`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum CaseFailure {
-    /// The request is malformed; `field` names the request field at fault.
-    #[error("case {id}: {field}: {message}")]
+pub(crate) enum Failure {
+    /// The request is malformed; `field` is the path of the request field at fault.
+    #[error("{field}: {message}")]
     Invalid {
-        /// The case's `id`.
-        id: u64,
-        /// The request field at fault.
-        field: &'static str,
-        /// What is wrong with it.
+        /// The request field at fault (`start`, `sliding.start`, `quality.max_ratio`).
+        field: String,
+        /// What is wrong with it: the value and the rule it breaks.
         message: String,
     },
     /// The search expanded its whole node budget without an answer.
-    #[error("case {id}: no answer within the node budget of {budget} (stopped at node {nodes})")]
+    #[error("no answer within the node budget of {budget} (stopped at node {nodes})")]
     NodeBudget {
-        /// The case's `id`.
-        id: u64,
         /// The budget that applied.
         budget: u64,
         /// Nodes expanded.
@@ -34,74 +36,124 @@ pub(crate) enum CaseFailure {
     },
     /// The search ran past the server's per-case time limit.
     #[error(
-        "case {id}: per-case time limit of {} ms exceeded after {nodes} nodes without an answer",
+        "per-case time limit of {} ms exceeded after {nodes} nodes without an answer",
         limit.as_millis()
     )]
     TimeLimit {
-        /// The case's `id`.
-        id: u64,
         /// The server's `--case-timeout`.
         limit: Duration,
         /// Nodes expanded.
         nodes: u64,
     },
     /// The call's own deadline (`grpc-timeout`) passed during the search.
-    #[error("case {id}: the call's deadline passed after {nodes} nodes without an answer")]
+    #[error("the call's deadline passed after {nodes} nodes without an answer")]
     Deadline {
-        /// The case's `id`.
-        id: u64,
         /// Nodes expanded.
         nodes: u64,
     },
-    /// The stream was cancelled (the client went away or the server is stopping).
-    #[error("case {id}: cancelled")]
-    Cancelled {
-        /// The case's `id`.
-        id: u64,
-    },
+    /// The stream or call was cancelled (the client went away or the server is stopping).
+    #[error("cancelled")]
+    Cancelled,
     /// A bug: the solver panicked on this case.
-    #[error("case {id}: internal error: {message}")]
+    #[error("internal error: {message}")]
     Internal {
-        /// The case's `id`.
-        id: u64,
         /// What went wrong.
         message: String,
     },
+    /// Too many calls are in flight (unary calls share the limit of open streams).
+    #[error("too many solver calls are in flight (the limit is {limit}); retry later")]
+    Busy {
+        /// The server's `--max-streams`.
+        limit: usize,
+    },
+    /// The server is shutting down and takes no new calls.
+    #[error("the server is shutting down; retry on another replica")]
+    ShuttingDown,
 }
 
-impl CaseFailure {
-    /// The `id` of the case that failed.
-    pub(crate) fn id(&self) -> u64 {
+/// How long a client told to retry (overload, shutdown) should wait first.
+pub(crate) const RETRY_AFTER: Duration = Duration::from_secs(1);
+
+impl Failure {
+    /// A bad `field`.
+    pub(crate) fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Failure::Invalid {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The same failure with its field path under `parent` (`start` → `sliding.start`).
+    #[must_use]
+    pub(crate) fn within(self, parent: &str) -> Self {
         match self {
-            CaseFailure::Invalid { id, .. }
-            | CaseFailure::NodeBudget { id, .. }
-            | CaseFailure::TimeLimit { id, .. }
-            | CaseFailure::Deadline { id, .. }
-            | CaseFailure::Cancelled { id }
-            | CaseFailure::Internal { id, .. } => *id,
+            Failure::Invalid { field, message } => Failure::Invalid {
+                field: format!("{parent}.{field}"),
+                message,
+            },
+            other => other,
         }
     }
 
     /// The gRPC code that best describes the failure.
     pub(crate) fn code(&self) -> Code {
         match self {
-            CaseFailure::Invalid { .. } => Code::InvalidArgument,
-            CaseFailure::NodeBudget { .. } | CaseFailure::TimeLimit { .. } => {
+            Failure::Invalid { .. } => Code::InvalidArgument,
+            Failure::NodeBudget { .. } | Failure::TimeLimit { .. } | Failure::Busy { .. } => {
                 Code::ResourceExhausted
             }
-            CaseFailure::Deadline { .. } => Code::DeadlineExceeded,
-            CaseFailure::Cancelled { .. } => Code::Cancelled,
-            CaseFailure::Internal { .. } => Code::Internal,
+            Failure::Deadline { .. } => Code::DeadlineExceeded,
+            Failure::Cancelled => Code::Cancelled,
+            Failure::Internal { .. } => Code::Internal,
+            Failure::ShuttingDown => Code::Unavailable,
         }
     }
-}
 
-impl From<CaseFailure> for pb::CaseError {
-    fn from(failure: CaseFailure) -> Self {
+    /// `solver.v1`'s in-band error for case `id`: the code and the message, prefixed with the
+    /// case (`case 7: start: ...`).
+    pub(crate) fn v1(&self, id: u64) -> pb::CaseError {
         pb::CaseError {
-            code: failure.code() as i32,
-            message: failure.to_string(),
+            code: self.code() as i32,
+            message: format!("case {id}: {self}"),
         }
+    }
+
+    /// `solver.v2`'s status for the failure, with the richer error model's details: a
+    /// `BadRequest` field violation for a bad field, a `RetryInfo` when retrying later can
+    /// succeed (overload, shutdown), none otherwise (a budget or time limit fails the same way
+    /// again).
+    pub(crate) fn status(&self) -> Status {
+        let details = match self {
+            Failure::Invalid { field, message } => {
+                ErrorDetails::with_bad_request(vec![FieldViolation::new(
+                    field.clone(),
+                    message.clone(),
+                )])
+            }
+            Failure::Busy { .. } | Failure::ShuttingDown => {
+                ErrorDetails::with_retry_info(Some(RETRY_AFTER))
+            }
+            _ => return Status::new(self.code(), self.to_string()),
+        };
+        Status::with_error_details(self.code(), self.to_string(), details)
+    }
+
+    /// [`status`](Self::status) as a `google.rpc.Status` message, for an in-band error.
+    pub(crate) fn rpc_status(&self) -> tonic_types::Status {
+        let status = self.status();
+        if status.details().is_empty() {
+            return tonic_types::Status {
+                code: i32::from(status.code()),
+                message: status.message().to_owned(),
+                details: Vec::new(),
+            };
+        }
+        // The details bytes are that very message, encoded.
+        tonic_types::Status::decode(status.details()).unwrap_or_else(|_| tonic_types::Status {
+            code: i32::from(status.code()),
+            message: status.message().to_owned(),
+            details: Vec::new(),
+        })
     }
 }
 
@@ -141,6 +193,23 @@ impl From<StreamEnd> for Status {
     }
 }
 
+impl StreamEnd {
+    /// `solver.v2`'s status for the end: as v1's, with a `RetryInfo` where retrying later (or on
+    /// another replica) can succeed: too many streams, shutdown.
+    pub(crate) fn v2_status(self) -> Status {
+        let retry = matches!(self, StreamEnd::ShuttingDown | StreamEnd::TooManyStreams(_));
+        let status = Status::from(self);
+        if !retry {
+            return status;
+        }
+        Status::with_error_details(
+            status.code(),
+            status.message(),
+            ErrorDetails::with_retry_info(Some(RETRY_AFTER)),
+        )
+    }
+}
+
 /// Why [`serve`](crate::serve) failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -165,20 +234,65 @@ pub enum ServeError {
 
 #[cfg(test)]
 mod tests {
+    use solver_proto::tonic_types::{RpcStatusExt as _, StatusExt as _};
+
     use super::*;
 
     #[test]
     fn budget_failures_are_resource_exhausted() {
-        let failure = CaseFailure::NodeBudget {
-            id: 7,
+        let failure = Failure::NodeBudget {
             budget: 100,
             nodes: 101,
         };
-        let wire = pb::CaseError::from(failure);
+        let wire = failure.v1(7);
         assert_eq!(wire.code, Code::ResourceExhausted as i32);
         assert_eq!(
             wire.message,
             "case 7: no answer within the node budget of 100 (stopped at node 101)"
+        );
+        // No RetryInfo: the same case fails the same way again.
+        let status = failure.status();
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        assert!(status.get_details_retry_info().is_none());
+    }
+
+    #[test]
+    fn bad_fields_carry_a_field_violation() {
+        let failure = Failure::invalid("start", "expected 9 tiles, found 3").within("sliding");
+        assert_eq!(
+            failure.v1(4).message,
+            "case 4: sliding.start: expected 9 tiles, found 3"
+        );
+        let status = failure.status();
+        assert_eq!(status.code(), Code::InvalidArgument);
+        let bad = status.get_details_bad_request().unwrap();
+        assert_eq!(bad.field_violations[0].field, "sliding.start");
+        assert_eq!(
+            bad.field_violations[0].description,
+            "expected 9 tiles, found 3"
+        );
+        let in_band = failure.rpc_status();
+        assert_eq!(in_band.code, Code::InvalidArgument as i32);
+        assert_eq!(in_band.message, "sliding.start: expected 9 tiles, found 3");
+        let bad = in_band.get_details_bad_request().unwrap();
+        assert_eq!(bad.field_violations[0].field, "sliding.start");
+    }
+
+    #[test]
+    fn overload_says_when_to_retry() {
+        for failure in [Failure::Busy { limit: 3 }, Failure::ShuttingDown] {
+            let status = failure.status();
+            let retry = status.get_details_retry_info().unwrap();
+            assert_eq!(retry.retry_delay, Some(RETRY_AFTER));
+        }
+        let status = StreamEnd::TooManyStreams(3).v2_status();
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        assert!(status.get_details_retry_info().is_some());
+        assert!(
+            StreamEnd::Deadline(Duration::from_millis(5))
+                .v2_status()
+                .details()
+                .is_empty()
         );
     }
 

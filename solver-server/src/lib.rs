@@ -1,15 +1,21 @@
 //! The gRPC face of the puzzle solvers.
 //!
-//! [`serve`] runs the `solver.v1.Solver` service (one bidirectional stream per puzzle kind), the
-//! standard `grpc.health.v1` health service, server reflection (`v1` and `v1alpha`) and, when
+//! [`serve`] runs two contract versions side by side: `solver.v1.Solver` (one bidirectional
+//! stream per puzzle kind, unchanged for the callers that depend on it) and
+//! `solver.v2.SolverService` (unary `Solve`, `SolveStream` for many cases of any kind, `Hint`,
+//! `Scramble` and `Verify`, with errors in the richer error model: `BadRequest` field violations,
+//! `RetryInfo` on overload). Beside them run the standard `grpc.health.v1` health service (both
+//! solver services reported by name), server reflection (`v1` and `v1alpha`) and, when
 //! configured, a Prometheus `/metrics` endpoint on a second port. `main` and the tests call the
 //! same function.
 //!
-//! Inside, each stream reads its cases in batches, answers what it can at once (bad input,
-//! parity, cache hits), and hands the rest to one scheduler of CPU work, which shares a fixed
-//! number of worker threads fairly between streams by round robin, preempting long searches
+//! Inside, both versions share one machinery: each request is read once into a validated case
+//! (`convert`), answered by its puzzle kind as a domain answer, and written back as the version's
+//! reply. Streams read their cases in batches, answer what they can at once (bad input, parity,
+//! cache hits), and hand the rest to one scheduler of CPU work, which shares a fixed number of
+//! worker threads fairly between streams and unary calls by round robin, preempting long searches
 //! every few milliseconds; a bounded window of cases in flight per stream keeps a fast sender from
-//! growing memory without bound.
+//! growing memory without bound. No search runs on the async runtime.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), solver_server::ServeError> {

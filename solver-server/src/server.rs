@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use solver_core::fifteen::{self, DatabaseSet, Partition};
+use solver_proto::v2::solver_service_server::SolverServiceServer;
 use tokio::net::TcpListener;
 use tokio::sync::{Mutex, Semaphore};
 use tokio_util::sync::CancellationToken;
@@ -26,10 +27,12 @@ use crate::metrics::{self, Metrics};
 use crate::pb;
 use crate::pb::solver_server::SolverServer;
 use crate::scheduler::{JobError, Scheduler, run_paced};
-use crate::service::{Shared, SolverService};
+use crate::service::{Shared, SolverService, SolverServiceV2};
 
-/// The fully qualified name of the solver service, as health and reflection know it.
+/// The fully qualified name of the v1 solver service, as health and reflection know it.
 const SERVICE_NAME: &str = "solver.v1.Solver";
+/// The fully qualified name of the v2 solver service.
+const SERVICE_NAME_V2: &str = "solver.v2.SolverService";
 
 /// How long connections may linger once the grace period is over and every stream was cancelled.
 const LINGER: Duration = Duration::from_secs(1);
@@ -102,6 +105,9 @@ pub async fn serve(
     let solver = SolverServer::new(SolverService::new(Arc::clone(&shared)))
         .max_decoding_message_size(config.max_message_bytes)
         .max_encoding_message_size(config.max_message_bytes);
+    let solver_v2 = SolverServiceServer::new(SolverServiceV2::new(Arc::clone(&shared)))
+        .max_decoding_message_size(config.max_message_bytes)
+        .max_encoding_message_size(config.max_message_bytes);
 
     // Small stream windows, and a connection window whose half (h2's budget for unread small
     // DATA frames) covers every stream full of one-message frames: a full window slows a
@@ -120,7 +126,8 @@ pub async fn serve(
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(solver);
+        .add_service(solver)
+        .add_service(solver_v2);
     // GET and non-gRPC content types are refused before any service sees them.
     let router = builder.add_routes(http::grpc_only(routes.routes()));
 
@@ -177,6 +184,7 @@ fn reflection() -> tonic_reflection::server::Builder<'static> {
         .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .with_service_name(SERVICE_NAME)
+        .with_service_name(SERVICE_NAME_V2)
         .with_service_name("grpc.health.v1.Health")
 }
 
@@ -308,5 +316,8 @@ impl Health {
     async fn report(&self, status: ServingStatus) {
         self.reporter.set_service_status("", status).await;
         self.reporter.set_service_status(SERVICE_NAME, status).await;
+        self.reporter
+            .set_service_status(SERVICE_NAME_V2, status)
+            .await;
     }
 }

@@ -5,3 +5,4 @@ mod common;
 mod fairness;
 mod lifecycle;
 mod streams;
+mod v2;

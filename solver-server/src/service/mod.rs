@@ -1,24 +1,34 @@
-//! The `solver.v1.Solver` service: one bidirectional RPC per puzzle kind, all driven by the same
-//! stream machinery ([`stream`]) over a per-kind [`Puzzle`](puzzle::Puzzle).
+//! The gRPC services: `solver.v1.Solver` ([`v1`]) and `solver.v2.SolverService` ([`v2`]).
+//!
+//! Both stand on the same machinery. A puzzle kind's [`Puzzle`](puzzle::Puzzle) answers validated
+//! cases with domain answers ([`sliding`], [`solitaire`], and [`any`] for a choice of kinds);
+//! [`stream`] drives any bidirectional RPC through its [`Edge`](stream::Edge) (its wire side);
+//! [`unary`] admits and runs a unary call; [`searches`] runs the several searches of one call.
+//! All CPU work runs in slices on the scheduler. Wire messages are read and written only in
+//! [`convert`](crate::convert).
 
-mod puzzle;
+pub(crate) mod any;
+pub(crate) mod puzzle;
+mod searches;
 mod sliding;
 mod solitaire;
-mod stream;
+pub(crate) mod stream;
+mod unary;
+mod v1;
+mod v2;
 
 use std::sync::Arc;
 
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
-use tonic::{Request, Response, Status, Streaming};
 
 use crate::cache::Cache;
 use crate::config::Config;
 use crate::metrics::Metrics;
-use crate::pb;
 use crate::scheduler::Scheduler;
 
-pub(crate) use stream::ReplyStream;
+pub(crate) use v1::SolverService;
+pub(crate) use v2::SolverServiceV2;
 
 /// State shared by every stream of one server.
 #[derive(Debug)]
@@ -44,45 +54,4 @@ pub(crate) struct Shared {
     pub(crate) draining: CancellationToken,
     /// Fires when the grace period is over: streams cancel what is left.
     pub(crate) abort: CancellationToken,
-}
-
-/// The gRPC service implementation.
-#[derive(Debug, Clone)]
-pub(crate) struct SolverService {
-    shared: Arc<Shared>,
-}
-
-impl SolverService {
-    /// A service over `shared`.
-    pub(crate) fn new(shared: Arc<Shared>) -> Self {
-        Self { shared }
-    }
-}
-
-#[tonic::async_trait]
-impl pb::solver_server::Solver for SolverService {
-    type SolveEightStream = ReplyStream<pb::SlidingReply>;
-    type SolveFifteenStream = ReplyStream<pb::SlidingReply>;
-    type SolveSolitaireStream = ReplyStream<pb::SolitaireReply>;
-
-    async fn solve_eight(
-        &self,
-        request: Request<Streaming<pb::SlidingRequest>>,
-    ) -> Result<Response<Self::SolveEightStream>, Status> {
-        stream::open::<sliding::Eight, _>(&self.shared, request)
-    }
-
-    async fn solve_fifteen(
-        &self,
-        request: Request<Streaming<pb::SlidingRequest>>,
-    ) -> Result<Response<Self::SolveFifteenStream>, Status> {
-        stream::open::<sliding::Fifteen, _>(&self.shared, request)
-    }
-
-    async fn solve_solitaire(
-        &self,
-        request: Request<Streaming<pb::SolitaireRequest>>,
-    ) -> Result<Response<Self::SolveSolitaireStream>, Status> {
-        stream::open::<solitaire::Solitaire, _>(&self.shared, request)
-    }
 }

@@ -1,4 +1,7 @@
-//! What the stream machinery needs to know about a puzzle kind, and the per-case limits.
+//! The domain side of a puzzle kind: what the stream and unary machinery need to know to answer
+//! a validated case, the answers it produces, and the per-case limits. Nothing here knows a wire
+//! message: each RPC's edge ([`Edge`](crate::service::stream::Edge), the v2 handlers) converts
+//! requests into cases and answers into replies once, in [`convert`](crate::convert).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -6,22 +9,23 @@ use std::time::Instant;
 
 use solver_core::{Stop, StopReason, Stopped};
 
-use crate::config::{Config, Kind};
-use crate::errors::CaseFailure;
+use crate::config::Config;
+use crate::engine::Step;
+use crate::errors::Failure;
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
 
-/// A request either answered on the spot or left for a search.
+/// A case either answered on the spot or left for a search.
 #[derive(Debug)]
 pub(crate) enum Prepared<P: Puzzle> {
-    /// Answered without a search: bad input, parity, a cache hit.
-    Answered(P::Reply),
+    /// Answered without a search: parity, a cache hit.
+    Answered(P::Answer),
     /// Needs CPU time from the scheduler.
     Search(P::Case),
 }
 
-/// How the stream hands a kind's cases to the scheduler.
+/// How the stream hands a case to the scheduler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Lane {
     /// One job per case: searches, which may run for seconds in many slices.
@@ -30,52 +34,119 @@ pub(crate) enum Lane {
     Lookup,
 }
 
-/// One RPC's puzzle: how to read its requests, answer them and shape its replies.
+/// One puzzle kind (or a choice of kinds): how to answer its validated cases.
 pub(crate) trait Puzzle: Send + Sync + 'static {
-    /// The kind, for metrics and logs.
-    const KIND: Kind;
-    /// `Lookup` kinds are solved in batches of ready cases; `Search` kinds one case per job.
-    const LANE: Lane;
-    /// The request message.
-    type Request: Send + 'static;
-    /// The reply message.
-    type Reply: Send + std::fmt::Debug + 'static;
     /// A validated case.
     type Case: Send + std::fmt::Debug + 'static;
+    /// What a case's answer is, before any wire message.
+    type Answer: Send + std::fmt::Debug + 'static;
     /// A case being worked on, kept between time slices.
     type Work: Send + 'static;
 
-    /// Validates `request` and answers it at once when no search is needed.
-    fn prepare(request: Self::Request, shared: &Shared) -> Prepared<Self>
+    /// How the case is handed to the scheduler.
+    fn lane(case: &Self::Case) -> Lane;
+    /// Answers `case` at once when no search is needed (parity, the cache).
+    fn prepare(case: Self::Case, shared: &Shared) -> Prepared<Self>
     where
         Self: Sized;
-    /// The `id` of a case.
-    fn case_id(case: &Self::Case) -> u64;
     /// Work on a case, not started yet.
     fn begin(case: Self::Case) -> Self::Work;
-    /// Works on a case for one time slice (on a worker thread): its reply when done, caching
+    /// Works on a case for one time slice (on a worker thread): its answer when done, caching
     /// what it learns; [`Progress::Pending`] when the slice ran out first.
     fn step(
         work: &mut Self::Work,
         limits: &CaseLimits,
         shared: &Shared,
         slice: &Slice<'_>,
-    ) -> Progress<Self::Reply>;
-    /// The reply for a case that got no answer.
-    fn failed(failure: CaseFailure) -> Self::Reply;
-    /// How a reply ended, for metrics.
-    fn outcome(reply: &Self::Reply) -> Outcome;
-    /// The heuristic whose search produced the reply, where that is worth counting (15-puzzle
+    ) -> Progress<Result<Self::Answer, Failure>>;
+    /// How an answer ended, for metrics.
+    fn outcome(answer: &Self::Answer) -> Outcome;
+    /// The heuristic whose search produced the answer, where that is worth counting (15-puzzle
     /// answers found by search).
-    fn searched_with(_reply: &Self::Reply) -> Option<&str> {
+    fn searched_with(_answer: &Self::Answer) -> Option<&'static str> {
         None
     }
 }
 
-/// The limits every case of one stream runs under.
+/// How a result ended, for metrics.
+pub(crate) fn outcome<P: Puzzle>(result: &Result<P::Answer, Failure>) -> Outcome {
+    match result {
+        Ok(answer) => P::outcome(answer),
+        Err(failure) => Outcome::Failed(failure.code()),
+    }
+}
+
+/// The work an answer cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stats {
+    /// Nodes expanded (0 without a search).
+    pub(crate) nodes: u64,
+    /// Search iterations (0 without a search).
+    pub(crate) iterations: u32,
+    /// How the answer was found: `table`, `cache`, `parity`, `pdb-663`, ...
+    pub(crate) method: &'static str,
+}
+
+impl Stats {
+    /// An answer found without a search, by `method`.
+    pub(crate) fn no_search(method: &'static str) -> Self {
+        Self::searched(solver_core::SearchStats::default(), method)
+    }
+
+    /// An answer found by a search that did `stats` work.
+    pub(crate) fn searched(stats: solver_core::SearchStats, method: &'static str) -> Self {
+        Self {
+            nodes: stats.nodes,
+            iterations: stats.iterations,
+            method,
+        }
+    }
+}
+
+/// The answer to a sliding-tile case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SlidingAnswer {
+    /// The optimal, lexicographically smallest moves.
+    Solved {
+        /// The move letters.
+        moves: Arc<str>,
+        /// Taken from the cache.
+        cached: bool,
+        /// The work it cost.
+        stats: Stats,
+    },
+    /// The start cannot reach the target (parity); nothing was searched.
+    Unsolvable,
+}
+
+/// The answer to a Solitaire case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SolitaireAnswer {
+    /// A shortest way.
+    Solved {
+        /// The moves.
+        steps: Arc<[Step]>,
+        /// Taken from the cache.
+        cached: bool,
+        /// The work it cost.
+        stats: Stats,
+    },
+    /// No way within the move limit.
+    Unreachable {
+        /// The limit that applied.
+        max_moves: u32,
+        /// Taken from the cache.
+        cached: bool,
+        /// The work it cost.
+        stats: Stats,
+    },
+}
+
+/// The limits every case of one stream (or one unary call) runs under.
 #[derive(Debug, Clone)]
 pub(crate) struct CaseLimits {
-    /// Raised when the stream ends early (client gone, deadline, shutdown): searches stop.
+    /// Raised when the stream or call ends early (client gone, deadline, shutdown): searches
+    /// stop.
     pub(crate) cancelled: Arc<AtomicBool>,
     /// The call's deadline from `grpc-timeout`, if it has one.
     pub(crate) call_deadline: Option<Instant>,
@@ -96,6 +167,19 @@ impl CaseStop {
     /// The node budget that applies to the case, if any.
     pub(crate) fn node_budget(&self) -> Option<u64> {
         self.node_budget
+    }
+
+    /// The stop check of a further search of the same case, after searches that expanded
+    /// `used` nodes: the budget covers them all (so a later search may get 0 nodes, and stops
+    /// at its first).
+    pub(crate) fn after(&self, used: u64) -> Stop {
+        match self.node_budget {
+            Some(budget) => self
+                .stop
+                .clone()
+                .with_node_budget(budget.saturating_sub(used)),
+            None => self.stop.clone(),
+        }
     }
 }
 
@@ -125,20 +209,19 @@ impl CaseLimits {
         }
     }
 
-    /// Explains why case `id`'s search stopped.
-    pub(crate) fn failure(&self, id: u64, case: &CaseStop, stopped: Stopped) -> CaseFailure {
-        let nodes = stopped.stats.nodes;
+    /// Explains why a case's search stopped; `before` nodes were expanded by earlier searches of
+    /// the same case under the same stop.
+    pub(crate) fn failure(&self, case: &CaseStop, stopped: Stopped, before: u64) -> Failure {
+        let nodes = before + stopped.stats.nodes;
         match stopped.reason {
-            StopReason::Cancelled => CaseFailure::Cancelled { id },
-            StopReason::NodeBudget => CaseFailure::NodeBudget {
-                id,
+            StopReason::Cancelled => Failure::Cancelled,
+            StopReason::NodeBudget => Failure::NodeBudget {
                 budget: case.node_budget.unwrap_or(0),
                 nodes,
             },
             StopReason::Deadline => match self.call_deadline {
-                Some(call) if call <= case.case_deadline => CaseFailure::Deadline { id, nodes },
-                _ => CaseFailure::TimeLimit {
-                    id,
+                Some(call) if call <= case.case_deadline => Failure::Deadline { nodes },
+                _ => Failure::TimeLimit {
                     limit: self.config.case_timeout,
                     nodes,
                 },

@@ -1,4 +1,4 @@
-//! The `SolveSolitaire` RPC: one bidirectional-BFS job per case, in slices when it runs long.
+//! The Solitaire kind: one bidirectional-BFS job per case, in slices when it runs long.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -7,60 +7,47 @@ use solver_core::solitaire::SlicedSolitaire;
 use solver_core::{SearchStats, StopReason, Stopped};
 
 use crate::cache::{Answer, Cache, CacheKey};
-use crate::config::Kind;
-use crate::convert::{self, SolitaireCase};
+use crate::convert::SolitaireCase;
 use crate::engine;
 use crate::engine::Step;
-use crate::errors::CaseFailure;
+use crate::errors::Failure;
 use crate::metrics::Outcome;
-use crate::pb::{self, solitaire_reply};
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
-use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Prepared, Puzzle};
+use crate::service::puzzle::{
+    CaseLimits, CaseStop, Lane, Prepared, Puzzle, SolitaireAnswer, Stats,
+};
 
-/// `SolveSolitaire`.
+/// Solitaire cases.
 #[derive(Debug)]
 pub(crate) struct Solitaire;
 
 const METHOD: &str = "bidirectional-bfs";
 
 impl Puzzle for Solitaire {
-    const KIND: Kind = Kind::Solitaire;
-    const LANE: Lane = Lane::Search;
-    type Request = pb::SolitaireRequest;
-    type Reply = pb::SolitaireReply;
     type Case = SolitaireCase;
+    type Answer = SolitaireAnswer;
     type Work = SolitaireWork;
 
-    fn prepare(request: pb::SolitaireRequest, shared: &Shared) -> Prepared<Self> {
-        let limit = shared
-            .config
-            .max_solitaire_moves
-            .min(engine::SOLITAIRE_MOVES_LIMIT);
-        let case = match convert::solitaire_case(&request, limit, engine::SOLITAIRE_DEFAULT_MOVES) {
-            Ok(case) => case,
-            Err(failure) => return Prepared::Answered(convert::solitaire_failed(failure)),
-        };
-        let key = CacheKey::Solitaire(case.start, case.end, case.max_moves);
-        match shared.cache.get(&key) {
-            Some(Answer::Steps(steps)) => Prepared::Answered(convert::solitaire_solved(
-                case.id,
-                &steps,
-                true,
-                convert::no_search("cache"),
-            )),
-            Some(Answer::Unreachable) => Prepared::Answered(convert::solitaire_unreachable(
-                case.id,
-                case.max_moves,
-                true,
-                convert::no_search("cache"),
-            )),
-            _ => Prepared::Search(case),
-        }
+    fn lane(_case: &Self::Case) -> Lane {
+        Lane::Search
     }
 
-    fn case_id(case: &Self::Case) -> u64 {
-        case.id
+    fn prepare(case: SolitaireCase, shared: &Shared) -> Prepared<Self> {
+        let key = CacheKey::Solitaire(case.start, case.end, case.max_moves);
+        match shared.cache.get(&key) {
+            Some(Answer::Steps(steps)) => Prepared::Answered(SolitaireAnswer::Solved {
+                steps,
+                cached: true,
+                stats: Stats::no_search("cache"),
+            }),
+            Some(Answer::Unreachable) => Prepared::Answered(SolitaireAnswer::Unreachable {
+                max_moves: case.max_moves,
+                cached: true,
+                stats: Stats::no_search("cache"),
+            }),
+            _ => Prepared::Search(case),
+        }
     }
 
     fn begin(case: Self::Case) -> SolitaireWork {
@@ -75,7 +62,7 @@ impl Puzzle for Solitaire {
         limits: &CaseLimits,
         shared: &Shared,
         slice: &Slice<'_>,
-    ) -> Progress<pb::SolitaireReply> {
+    ) -> Progress<Result<SolitaireAnswer, Failure>> {
         let case = &work.case;
         let found = match &mut work.long {
             None => {
@@ -119,16 +106,10 @@ impl Puzzle for Solitaire {
         Progress::Done(reply(case, limits, &shared.cache, found))
     }
 
-    fn failed(failure: CaseFailure) -> pb::SolitaireReply {
-        convert::solitaire_failed(failure)
-    }
-
-    fn outcome(reply: &pb::SolitaireReply) -> Outcome {
-        match &reply.outcome {
-            Some(solitaire_reply::Outcome::Solution(_)) => Outcome::Solved,
-            Some(solitaire_reply::Outcome::Unreachable(_)) => Outcome::Unreachable,
-            Some(solitaire_reply::Outcome::Error(error)) => Outcome::Failed(error.code.into()),
-            None => Outcome::Failed(tonic::Code::Internal),
+    fn outcome(answer: &SolitaireAnswer) -> Outcome {
+        match answer {
+            SolitaireAnswer::Solved { .. } => Outcome::Solved,
+            SolitaireAnswer::Unreachable { .. } => Outcome::Unreachable,
         }
     }
 }
@@ -178,30 +159,32 @@ impl Drop for LongSlot {
 /// a stop.
 type Found = Result<Option<(Vec<Step>, SearchStats)>, Stopped>;
 
-/// The reply for a finished search, caching its answer.
+/// The answer of a finished search, caching it.
 fn reply(
     case: &SolitaireCase,
     limits: &CaseLimits,
     cache: &Cache,
     (found, stop): (Found, CaseStop),
-) -> pb::SolitaireReply {
+) -> Result<SolitaireAnswer, Failure> {
     let key = CacheKey::Solitaire(case.start, case.end, case.max_moves);
     match found {
         Ok(Some((steps, stats))) => {
-            let reply =
-                convert::solitaire_solved(case.id, &steps, false, convert::stats(stats, METHOD));
-            cache.insert(key, Answer::Steps(Arc::from(steps)));
-            reply
+            let steps: Arc<[Step]> = Arc::from(steps);
+            cache.insert(key, Answer::Steps(Arc::clone(&steps)));
+            Ok(SolitaireAnswer::Solved {
+                steps,
+                cached: false,
+                stats: Stats::searched(stats, METHOD),
+            })
         }
         Ok(None) => {
             cache.insert(key, Answer::Unreachable);
-            convert::solitaire_unreachable(
-                case.id,
-                case.max_moves,
-                false,
-                convert::no_search(METHOD),
-            )
+            Ok(SolitaireAnswer::Unreachable {
+                max_moves: case.max_moves,
+                cached: false,
+                stats: Stats::no_search(METHOD),
+            })
         }
-        Err(stopped) => convert::solitaire_failed(limits.failure(case.id, &stop, stopped)),
+        Err(stopped) => Err(limits.failure(&stop, stopped, 0)),
     }
 }

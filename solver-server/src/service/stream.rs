@@ -1,6 +1,8 @@
-//! The machinery of one bidirectional stream, shared by every puzzle kind.
+//! The machinery of one bidirectional stream, shared by every puzzle kind and contract version.
 //!
-//! A task per stream reads requests, gathers the ones already received into a batch, answers
+//! An [`Edge`] is one streaming RPC's wire side: it reads a request into an id and a validated
+//! case of its [`Puzzle`], and writes an answer (or a failure) back as a reply. Everything else
+//! is here, the same for every RPC. A task per stream reads requests, gathers the ones already received into a batch, answers
 //! what needs no search at once and hands the rest to the pool. A window semaphore bounds the
 //! cases read but not yet answered: when it is full the task stops reading, and HTTP/2 flow
 //! control slows the sender. The task also watches for the client going away, the call's
@@ -18,19 +20,52 @@ use tonic::metadata::MetadataMap;
 use tonic::{Request, Response, Status};
 use tracing::Instrument as _;
 
-use crate::errors::{CaseFailure, StreamEnd};
+use crate::config::Kind;
+use crate::errors::{Failure, StreamEnd};
 use crate::metrics::KindMetrics;
 use crate::scheduler::{FlowId, JobError, Progress};
 use crate::service::Shared;
-use crate::service::puzzle::{CaseLimits, Lane, Prepared, Puzzle};
+use crate::service::puzzle::{self, CaseLimits, Lane, Prepared, Puzzle};
 
 /// The reply half of a stream, as tonic wants it.
 pub(crate) type ReplyStream<R> = ReceiverStream<Result<R, Status>>;
 
+/// A request read by an [`Edge`]: its id, the kind it is counted under, and its case or why it
+/// has none.
+pub(crate) type Read<E> = (
+    <E as Edge>::Id,
+    Kind,
+    Result<<<E as Edge>::Puzzle as Puzzle>::Case, Failure>,
+);
+
+/// The wire side of one streaming RPC: its messages, and how a request becomes a case and an
+/// answer a reply.
+pub(crate) trait Edge: Send + Sync + 'static {
+    /// The kind (or choice of kinds) of its cases.
+    type Puzzle: Puzzle;
+    /// The request message.
+    type Request: Send + 'static;
+    /// The reply message.
+    type Reply: Send + std::fmt::Debug + 'static;
+    /// What a reply echoes of its request.
+    type Id: Send + Sync + Clone + std::fmt::Debug + 'static;
+
+    /// Reads and validates a request.
+    fn read(request: Self::Request, shared: &Shared) -> Read<Self>;
+    /// The reply to case `id`, answered `elapsed` after it was read.
+    fn write(
+        id: Self::Id,
+        result: Result<<Self::Puzzle as Puzzle>::Answer, Failure>,
+        elapsed: Duration,
+    ) -> Self::Reply;
+    /// The status that ends the stream early.
+    fn end(end: StreamEnd) -> Status;
+}
+
 /// What the reader task and the pool jobs of one stream share.
-struct StreamCtx<P: Puzzle> {
+struct StreamCtx<E: Edge> {
     shared: Arc<Shared>,
-    tx: mpsc::Sender<Result<P::Reply, Status>>,
+    tx: mpsc::Sender<Result<E::Reply, Status>>,
     /// One permit per case that may be in flight.
     window: Semaphore,
     limits: CaseLimits,
@@ -38,20 +73,29 @@ struct StreamCtx<P: Puzzle> {
     flow: FlowId,
 }
 
-impl<P: Puzzle> StreamCtx<P> {
-    fn metrics(&self) -> &KindMetrics {
-        self.shared.metrics.kind(P::KIND)
+impl<E: Edge> StreamCtx<E> {
+    fn metrics(&self, kind: Kind) -> &KindMetrics {
+        self.shared.metrics.kind(kind)
     }
 
-    /// Sends one reply, counts it and frees its window slot. A send error means the client is
-    /// gone, which the reader task notices and acts on.
-    async fn reply(&self, reply: P::Reply, received: Instant) {
-        self.metrics()
-            .answered(P::outcome(&reply), received.elapsed());
-        if let Some(method) = P::searched_with(&reply) {
+    /// Sends the reply to case `id`, counts it and frees its window slot. A send error means the
+    /// client is gone, which the reader task notices and acts on.
+    async fn reply(
+        &self,
+        id: E::Id,
+        kind: Kind,
+        result: Result<<E::Puzzle as Puzzle>::Answer, Failure>,
+        received: Instant,
+    ) {
+        let elapsed = received.elapsed();
+        self.metrics(kind)
+            .answered(puzzle::outcome::<E::Puzzle>(&result), elapsed);
+        if let Ok(answer) = &result
+            && let Some(method) = E::Puzzle::searched_with(answer)
+        {
             self.shared.metrics.fifteen_searched(method);
         }
-        let _ = self.tx.send(Ok(reply)).await;
+        let _ = self.tx.send(Ok(E::write(id, result, elapsed))).await;
         self.window.add_permits(1);
     }
 
@@ -62,25 +106,26 @@ impl<P: Puzzle> StreamCtx<P> {
 }
 
 /// Opens a stream: checks the limits, spawns its reader task and returns the reply stream.
-pub(crate) fn open<P, S>(
+pub(crate) fn open<E, S>(
     shared: &Arc<Shared>,
+    kind: &'static str,
     request: Request<S>,
-) -> Result<Response<ReplyStream<P::Reply>>, Status>
+) -> Result<Response<ReplyStream<E::Reply>>, Status>
 where
-    P: Puzzle,
-    S: Stream<Item = Result<P::Request, Status>> + Send + Unpin + 'static,
+    E: Edge,
+    S: Stream<Item = Result<E::Request, Status>> + Send + Unpin + 'static,
 {
     if shared.draining.is_cancelled() {
-        return Err(StreamEnd::ShuttingDown.into());
+        return Err(E::end(StreamEnd::ShuttingDown));
     }
     let permit = Arc::clone(&shared.streams)
         .try_acquire_owned()
-        .map_err(|_| StreamEnd::TooManyStreams(shared.config.max_streams))?;
+        .map_err(|_| E::end(StreamEnd::TooManyStreams(shared.config.max_streams)))?;
     let timeout = grpc_timeout(request.metadata());
     let peer = request.remote_addr();
     let window = shared.config.window;
     let (tx, rx) = mpsc::channel(window);
-    let ctx = Arc::new(StreamCtx::<P> {
+    let ctx = Arc::new(StreamCtx::<E> {
         shared: Arc::clone(shared),
         tx,
         window: Semaphore::new(window),
@@ -91,21 +136,21 @@ where
         },
         flow: shared.scheduler.flow(),
     });
-    let span = tracing::info_span!("stream", kind = %P::KIND, peer = ?peer, timeout = ?timeout);
+    let span = tracing::info_span!("stream", kind, peer = ?peer, timeout = ?timeout);
     tokio::spawn(run(ctx, request.into_inner(), timeout, permit).instrument(span));
     Ok(Response::new(ReceiverStream::new(rx)))
 }
 
 /// The reader task: reads until the client half-closes, then waits for the last replies; or
 /// ends the stream early when the client leaves, the deadline passes or shutdown aborts it.
-async fn run<P, S>(
-    ctx: Arc<StreamCtx<P>>,
+async fn run<E, S>(
+    ctx: Arc<StreamCtx<E>>,
     incoming: S,
     timeout: Option<Duration>,
     _stream_slot: OwnedSemaphorePermit,
 ) where
-    P: Puzzle,
-    S: Stream<Item = Result<P::Request, Status>> + Unpin,
+    E: Edge,
+    S: Stream<Item = Result<E::Request, Status>> + Unpin,
 {
     let shared = Arc::clone(&ctx.shared);
     shared.metrics.streams.inc();
@@ -143,7 +188,7 @@ async fn run<P, S>(
         } else {
             tracing::info!(reason = %end, "stream ended early");
         }
-        let status = Status::from(end);
+        let status = E::end(end);
         // The client may not be reading; do not wait for ever to tell it.
         let _ = tokio::time::timeout(Duration::from_secs(1), ctx.tx.send(Err(status))).await;
     } else {
@@ -154,10 +199,10 @@ async fn run<P, S>(
 
 /// Reads and dispatches batches until the request stream ends, then waits for every case in
 /// flight. Returns why the stream must end with an error, if it must.
-async fn read_loop<P, S>(ctx: &Arc<StreamCtx<P>>, mut incoming: S) -> Option<StreamEnd>
+async fn read_loop<E, S>(ctx: &Arc<StreamCtx<E>>, mut incoming: S) -> Option<StreamEnd>
 where
-    P: Puzzle,
-    S: Stream<Item = Result<P::Request, Status>> + Unpin,
+    E: Edge,
+    S: Stream<Item = Result<E::Request, Status>> + Unpin,
 {
     let max_batch = ctx.shared.config.batch;
     let draining = ctx.shared.draining.clone();
@@ -226,21 +271,29 @@ where
 
 /// Answers what needs no search and sends the rest to the pool: one job per case for searches,
 /// one job for the whole batch of look-ups.
-async fn dispatch<P: Puzzle>(
-    ctx: &Arc<StreamCtx<P>>,
-    batch: &mut Vec<P::Request>,
+async fn dispatch<E: Edge>(
+    ctx: &Arc<StreamCtx<E>>,
+    batch: &mut Vec<E::Request>,
     received: Instant,
 ) {
     let mut lookups = Vec::new();
     for request in batch.drain(..) {
+        let (id, kind, case) = E::read(request, &ctx.shared);
         // Counted one by one: if the client leaves while this loop waits to send, the stream's
         // task is dropped here, and cases not reached were never counted.
-        ctx.metrics().in_flight.inc();
-        match P::prepare(request, &ctx.shared) {
-            Prepared::Answered(reply) => ctx.reply(reply, received).await,
-            Prepared::Search(case) => match P::LANE {
-                Lane::Search => spawn_job(ctx, vec![case], received),
-                Lane::Lookup => lookups.push(case),
+        ctx.metrics(kind).in_flight.inc();
+        let case = match case {
+            Ok(case) => case,
+            Err(failure) => {
+                ctx.reply(id, kind, Err(failure), received).await;
+                continue;
+            }
+        };
+        match E::Puzzle::prepare(case, &ctx.shared) {
+            Prepared::Answered(answer) => ctx.reply(id, kind, Ok(answer), received).await,
+            Prepared::Search(case) => match E::Puzzle::lane(&case) {
+                Lane::Search => spawn_job(ctx, vec![(id, kind, case)], received),
+                Lane::Lookup => lookups.push((id, kind, case)),
             },
         }
     }
@@ -250,71 +303,84 @@ async fn dispatch<P: Puzzle>(
 }
 
 /// Decrements a gauge when dropped: when the work finishes, panics or is abandoned.
-struct Running(prometheus_client::metrics::gauge::Gauge, i64);
+#[derive(Debug)]
+pub(crate) struct Running(prometheus_client::metrics::gauge::Gauge);
+
+impl Running {
+    /// Counts one more in `gauge` until dropped.
+    pub(crate) fn new(gauge: &prometheus_client::metrics::gauge::Gauge) -> Self {
+        gauge.inc();
+        Self(gauge.clone())
+    }
+}
 
 impl Drop for Running {
     fn drop(&mut self) {
-        self.0.dec_by(self.1);
+        self.0.dec();
     }
 }
 
 /// Works on `cases` in one scheduler job of the stream's flow, then sends their replies.
-fn spawn_job<P: Puzzle>(ctx: &Arc<StreamCtx<P>>, cases: Vec<P::Case>, received: Instant) {
+fn spawn_job<E: Edge>(
+    ctx: &Arc<StreamCtx<E>>,
+    cases: Vec<(E::Id, Kind, <E::Puzzle as Puzzle>::Case)>,
+    received: Instant,
+) {
+    type Work<E> = <<E as Edge>::Puzzle as Puzzle>::Work;
     let ctx = Arc::clone(ctx);
     tokio::spawn(async move {
-        let ids: Vec<u64> = cases.iter().map(P::case_id).collect();
-        let job = Arc::clone(&ctx);
-        let mut work: Vec<(u64, P::Work)> = cases
-            .into_iter()
-            .map(|case| (P::case_id(&case), P::begin(case)))
+        let ids: Vec<(E::Id, Kind)> = cases
+            .iter()
+            .map(|(id, kind, _)| (id.clone(), *kind))
             .collect();
-        let mut replies = Vec::with_capacity(work.len());
-        let mut running = None;
+        let job = Arc::clone(&ctx);
+        let mut work: Vec<(Work<E>, Option<Running>)> = cases
+            .into_iter()
+            .map(|(_, _, case)| (E::Puzzle::begin(case), None))
+            .collect();
+        let kinds: Vec<Kind> = ids.iter().map(|(_, kind)| *kind).collect();
+        let mut results = Vec::with_capacity(work.len());
         let result = ctx
             .shared
             .scheduler
             .run(ctx.flow, move |slice| {
-                let running = running.get_or_insert_with(|| {
-                    let searching = job.metrics().searching.clone();
-                    let count = i64::try_from(work.len()).unwrap_or(i64::MAX);
-                    searching.inc_by(count);
-                    Running(searching, count)
-                });
-                while let Some((id, case)) = work.get_mut(replies.len()) {
-                    let reply = if job.limits.is_cancelled() {
-                        P::failed(CaseFailure::Cancelled { id: *id })
+                // Counted as searching from their first slice until answered.
+                for ((_, running), kind) in work.iter_mut().zip(&kinds).skip(results.len()) {
+                    running.get_or_insert_with(|| Running::new(&job.metrics(*kind).searching));
+                }
+                while let Some((case, running)) = work.get_mut(results.len()) {
+                    let result = if job.limits.is_cancelled() {
+                        Err(Failure::Cancelled)
                     } else {
-                        match P::step(case, &job.limits, &job.shared, slice) {
-                            Progress::Done(reply) => reply,
+                        match E::Puzzle::step(case, &job.limits, &job.shared, slice) {
+                            Progress::Done(result) => result,
                             Progress::Pending => return Progress::Pending,
                         }
                     };
-                    replies.push(reply);
-                    running.0.dec();
-                    running.1 -= 1;
+                    results.push(result);
+                    running.take();
                 }
-                Progress::Done(std::mem::take(&mut replies))
+                Progress::Done(std::mem::take(&mut results))
             })
             .await;
         match result {
-            Ok(replies) => {
-                for reply in replies {
-                    ctx.reply(reply, received).await;
+            Ok(results) => {
+                for ((id, kind), result) in ids.into_iter().zip(results) {
+                    ctx.reply(id, kind, result, received).await;
                 }
             }
             Err(err) => {
                 if let JobError::Panicked(message) = &err {
                     tracing::error!(cause = %message, ?ids, "a solver job panicked");
                 }
-                for id in ids {
+                for (id, kind) in ids {
                     let failure = match &err {
-                        JobError::Closed => CaseFailure::Cancelled { id },
-                        JobError::Panicked(message) => CaseFailure::Internal {
-                            id,
+                        JobError::Closed => Failure::Cancelled,
+                        JobError::Panicked(message) => Failure::Internal {
                             message: message.clone(),
                         },
                     };
-                    ctx.reply(P::failed(failure), received).await;
+                    ctx.reply(id, kind, Err(failure), received).await;
                 }
             }
         }

@@ -1,0 +1,384 @@
+//! `solver.v2`: requests into cases, answers into responses. Field paths are those of the
+//! request message (`sliding.start`, `quality.max_ratio`, `rows`).
+
+use std::time::Duration;
+
+use solver_core::tiles::hint::Hint;
+use solver_core::tiles::verify::Verdict;
+use solver_core::{Board, Board3, Board4, Move, parse_moves};
+use solver_proto::v2 as pb;
+use solver_proto::v2::{solution, solve_request, solve_response};
+
+use crate::config::Kind;
+use crate::convert::{SlidingCase, SolitaireCase};
+use crate::engine::{self, Square, Step};
+use crate::errors::Failure;
+use crate::service::Shared;
+use crate::service::any::{AnyAnswer, AnyCase};
+use crate::service::puzzle::{SlidingAnswer, SolitaireAnswer, Stats};
+
+/// A validated start and target of a served size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Boards {
+    /// 3×3.
+    Eight(Board3, Board3),
+    /// 4×4.
+    Fifteen(Board4, Board4),
+}
+
+/// The side of a served board size (3 or 4); the error names `rows`, or `cols` when only the
+/// columns are wrong.
+pub(crate) fn size(rows: u32, cols: u32) -> Result<usize, Failure> {
+    match (rows, cols) {
+        (3, 3) => Ok(3),
+        (4, 4) => Ok(4),
+        _ => {
+            let field = if matches!(rows, 3 | 4) {
+                "cols"
+            } else {
+                "rows"
+            };
+            Err(Failure::invalid(
+                field,
+                format!(
+                    "{rows}x{cols} boards are not served: rows and cols must be 3 and 3, or 4 \
+                     and 4"
+                ),
+            ))
+        }
+    }
+}
+
+/// Validates a sliding board's size, start and target (empty = the standard goal).
+pub(crate) fn boards(
+    rows: u32,
+    cols: u32,
+    start: &[u32],
+    target: &[u32],
+) -> Result<Boards, Failure> {
+    Ok(match size(rows, cols)? {
+        3 => {
+            let (start, target) = super::boards::<3>(start, target)?;
+            Boards::Eight(start, target)
+        }
+        _ => {
+            let (start, target) = super::boards::<4>(start, target)?;
+            Boards::Fifteen(start, target)
+        }
+    })
+}
+
+/// Validates boards the start must be able to reach the target of (`Hint`, `Verify`): an
+/// unreachable target is a bad `target`.
+pub(crate) fn reachable(
+    rows: u32,
+    cols: u32,
+    start: &[u32],
+    target: &[u32],
+) -> Result<Boards, Failure> {
+    let boards = boards(rows, cols, start, target)?;
+    let can = match &boards {
+        Boards::Eight(start, target) => start.can_reach(target),
+        Boards::Fifteen(start, target) => start.can_reach(target),
+    };
+    if can {
+        Ok(boards)
+    } else {
+        Err(Failure::invalid(
+            "target",
+            format!(
+                "the start can never reach this target: {}",
+                super::v1::UNSOLVABLE
+            ),
+        ))
+    }
+}
+
+/// The request's node budget (0 = the server's default).
+fn node_budget(limits: Option<&pb::Limits>) -> u64 {
+    limits.map_or(0, |limits| limits.node_budget)
+}
+
+/// Reads a `SolveRequest`: its id, the kind it is counted under (a request whose kind cannot be
+/// told is counted as a 3×3 one), and its case.
+pub(crate) fn solve_case(
+    request: pb::SolveRequest,
+    shared: &Shared,
+) -> (String, Kind, Result<AnyCase, Failure>) {
+    let kind = match &request.puzzle {
+        Some(solve_request::Puzzle::Sliding(sliding))
+            if size(sliding.rows, sliding.cols) == Ok(4) =>
+        {
+            Kind::Fifteen
+        }
+        Some(solve_request::Puzzle::Solitaire(_)) => Kind::Solitaire,
+        _ => Kind::Eight,
+    };
+    let case = read_case(&request, shared);
+    (request.id, kind, case)
+}
+
+fn read_case(request: &pb::SolveRequest, shared: &Shared) -> Result<AnyCase, Failure> {
+    if let Some(quality) = &request.quality {
+        let ratio = quality.max_ratio;
+        if ratio != 0.0 && ratio != 1.0 {
+            return Err(Failure::invalid(
+                "quality.max_ratio",
+                format!(
+                    "{ratio} is not served: only optimal answers are, so max_ratio must be 0 or 1"
+                ),
+            ));
+        }
+    }
+    let node_budget = node_budget(request.limits.as_ref());
+    match &request.puzzle {
+        None => Err(Failure::invalid(
+            "puzzle",
+            "no puzzle is set: set exactly one of `sliding` and `solitaire`",
+        )),
+        Some(solve_request::Puzzle::Sliding(sliding)) => {
+            let boards = boards(sliding.rows, sliding.cols, &sliding.start, &sliding.target)
+                .map_err(|failure| failure.within("sliding"))?;
+            Ok(match boards {
+                Boards::Eight(start, target) => AnyCase::Eight(SlidingCase {
+                    start,
+                    target,
+                    node_budget,
+                }),
+                Boards::Fifteen(start, target) => AnyCase::Fifteen(SlidingCase {
+                    start,
+                    target,
+                    node_budget,
+                }),
+            })
+        }
+        Some(solve_request::Puzzle::Solitaire(solitaire)) => {
+            let squares = |squares: &[pb::Square]| -> Vec<(u32, u32)> {
+                squares.iter().map(|s| (s.row, s.col)).collect()
+            };
+            let limit = shared
+                .config
+                .max_solitaire_moves
+                .min(engine::SOLITAIRE_MOVES_LIMIT);
+            let case: SolitaireCase = super::solitaire_case(
+                &squares(&solitaire.start),
+                &squares(&solitaire.end),
+                solitaire.max_moves,
+                limit,
+                engine::SOLITAIRE_DEFAULT_MOVES,
+            )
+            .map_err(|failure| failure.within("solitaire"))?;
+            Ok(AnyCase::Solitaire(case))
+        }
+    }
+}
+
+/// The wire form of the work an answer cost, `elapsed` after its request was read.
+pub(crate) fn stats(stats: Stats, elapsed: Duration) -> pb::SearchStats {
+    pb::SearchStats {
+        nodes: stats.nodes,
+        iterations: stats.iterations,
+        elapsed: prost_types::Duration::try_from(elapsed).ok(),
+        method: stats.method.to_owned(),
+    }
+}
+
+fn square(square: Square) -> pb::Square {
+    pb::Square {
+        row: square.row(),
+        col: square.col(),
+    }
+}
+
+fn solitaire_moves(steps: &[Step]) -> pb::SolitaireSolution {
+    pb::SolitaireSolution {
+        moves: steps
+            .iter()
+            .map(|step| pb::SolitaireMove {
+                origin: Some(square(step.from)),
+                destination: Some(square(step.to)),
+            })
+            .collect(),
+        length: u32::try_from(steps.len()).unwrap_or(u32::MAX),
+    }
+}
+
+fn sliding_response(answer: SlidingAnswer, elapsed: Duration) -> pb::SolveResponse {
+    match answer {
+        SlidingAnswer::Solved {
+            moves,
+            cached,
+            stats: found,
+        } => {
+            let length = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+            pb::SolveResponse {
+                outcome: Some(solve_response::Outcome::Solution(pb::Solution {
+                    kind: Some(solution::Kind::Sliding(pb::SlidingSolution {
+                        moves: moves.to_string(),
+                        length,
+                        lower_bound: length,
+                    })),
+                })),
+                stats: Some(stats(found, elapsed)),
+                cached,
+                ..pb::SolveResponse::default()
+            }
+        }
+        SlidingAnswer::Unsolvable => pb::SolveResponse {
+            outcome: Some(solve_response::Outcome::Unsolvable(pb::Unsolvable {
+                reason: super::v1::UNSOLVABLE.to_owned(),
+            })),
+            stats: Some(stats(Stats::no_search("parity"), elapsed)),
+            ..pb::SolveResponse::default()
+        },
+    }
+}
+
+fn solitaire_response(answer: SolitaireAnswer, elapsed: Duration) -> pb::SolveResponse {
+    match answer {
+        SolitaireAnswer::Solved {
+            steps,
+            cached,
+            stats: found,
+        } => pb::SolveResponse {
+            outcome: Some(solve_response::Outcome::Solution(pb::Solution {
+                kind: Some(solution::Kind::Solitaire(solitaire_moves(&steps))),
+            })),
+            stats: Some(stats(found, elapsed)),
+            cached,
+            ..pb::SolveResponse::default()
+        },
+        SolitaireAnswer::Unreachable {
+            max_moves,
+            cached,
+            stats: found,
+        } => pb::SolveResponse {
+            outcome: Some(solve_response::Outcome::Unreachable(pb::Unreachable {
+                max_moves,
+            })),
+            stats: Some(stats(found, elapsed)),
+            cached,
+            ..pb::SolveResponse::default()
+        },
+    }
+}
+
+/// The response to a case answered `elapsed` after it was read. A failure is the in-band
+/// `error` (`SolveStream`; a unary call ends with [`Failure::status`] instead).
+pub(crate) fn solve_response(
+    id: String,
+    result: Result<AnyAnswer, Failure>,
+    elapsed: Duration,
+) -> pb::SolveResponse {
+    let response = match result {
+        Ok(AnyAnswer::Eight(answer) | AnyAnswer::Fifteen(answer)) => {
+            sliding_response(answer, elapsed)
+        }
+        Ok(AnyAnswer::Solitaire(answer)) => solitaire_response(answer, elapsed),
+        Err(failure) => pb::SolveResponse {
+            outcome: Some(solve_response::Outcome::Error(failure.rpc_status())),
+            ..pb::SolveResponse::default()
+        },
+    };
+    pb::SolveResponse { id, ..response }
+}
+
+/// The response to a `Hint`.
+pub(crate) fn hint_response(hint: &Hint, found: Stats, elapsed: Duration) -> pb::HintResponse {
+    pb::HintResponse {
+        distance: hint.distance,
+        moves: hint
+            .moves
+            .iter()
+            .map(|m| pb::HintMove {
+                direction: m.mv.letter().to_string(),
+                distance_after: m.distance_after,
+            })
+            .collect(),
+        stats: Some(stats(found, elapsed)),
+    }
+}
+
+/// The response to a `Scramble`.
+pub(crate) fn scramble_response<const W: usize>(
+    board: &Board<W>,
+    request: &pb::ScrambleRequest,
+    sampling: pb::Sampling,
+    found: Stats,
+    elapsed: Duration,
+) -> pb::ScrambleResponse {
+    pb::ScrambleResponse {
+        board: board.cells().iter().map(|&c| u32::from(c)).collect(),
+        distance: request.distance,
+        seed: request.seed,
+        sampling: sampling.into(),
+        stats: Some(stats(found, elapsed)),
+    }
+}
+
+/// Reads a `Verify`'s moves: any character but `u`, `d`, `l`, `r` (either case) is a bad
+/// `moves`.
+pub(crate) fn moves(text: &str) -> Result<Vec<Move>, Failure> {
+    parse_moves(text).map_err(|err| Failure::invalid("moves", err.to_string()))
+}
+
+/// The response to a `Verify`.
+pub(crate) fn verify_response(
+    verdict: &Verdict,
+    found: Stats,
+    elapsed: Duration,
+) -> pb::VerifyResponse {
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    pb::VerifyResponse {
+        legal: verdict.legal,
+        first_illegal_index: verdict.first_illegal.map(count),
+        reaches_target: verdict.reaches_target,
+        length: count(verdict.length),
+        optimal_length: count(verdict.optimal_length),
+        excess: count(verdict.excess),
+        stats: Some(stats(found, elapsed)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_name_the_field_at_fault() {
+        assert_eq!(size(3, 3), Ok(3));
+        assert_eq!(size(4, 4), Ok(4));
+        let Err(Failure::Invalid { field, message }) = size(5, 5) else {
+            panic!("5x5 accepted");
+        };
+        assert_eq!(field, "rows");
+        assert!(
+            message.starts_with("5x5 boards are not served"),
+            "{message}"
+        );
+        let Err(Failure::Invalid { field, .. }) = size(3, 4) else {
+            panic!("3x4 accepted");
+        };
+        assert_eq!(field, "cols");
+    }
+
+    #[test]
+    fn unreachable_targets_are_a_bad_target() {
+        let Err(Failure::Invalid { field, .. }) =
+            reachable(3, 3, &[2, 1, 3, 4, 5, 6, 7, 8, 0], &[])
+        else {
+            panic!("an unreachable target accepted");
+        };
+        assert_eq!(field, "target");
+        assert!(reachable(3, 3, &[1, 2, 3, 4, 5, 6, 7, 0, 8], &[]).is_ok());
+    }
+
+    #[test]
+    fn bad_move_letters_are_a_bad_moves() {
+        let Err(Failure::Invalid { field, message }) = moves("udx") else {
+            panic!("x accepted");
+        };
+        assert_eq!(field, "moves");
+        assert!(message.contains("'x'"), "{message}");
+    }
+}

@@ -1,0 +1,138 @@
+//! Optimal answers for the RPCs that need several of them in one call (`Hint`, `Scramble`,
+//! `Verify`): one search after another, each in slices on the scheduler, all under one stop
+//! check, so the call's node budget and deadline cover them all.
+
+use solver_core::fifteen::{FifteenError, SlicedSearch};
+use solver_core::{Board, Move, SearchStats, parse_moves};
+
+use crate::cache::{Answer, CacheKey};
+use crate::engine;
+use crate::errors::Failure;
+use crate::scheduler::{Progress, Slice};
+use crate::service::Shared;
+use crate::service::puzzle::{CaseLimits, CaseStop, Stats};
+use crate::service::sliding::fifteen_ready;
+
+/// The searches of one call and the work they did.
+#[derive(Debug)]
+pub(crate) struct Searches {
+    /// The request's node budget (0 = the server's default).
+    requested: u64,
+    /// The call's stop check, made at its first search.
+    stop: Option<CaseStop>,
+    /// The 4×4 search under way.
+    current: Option<SlicedSearch<'static>>,
+    /// The work of the finished searches.
+    done: SearchStats,
+    /// How the last answer was found.
+    method: &'static str,
+}
+
+/// Finds optimal answers of `W × W` boards, one slice at a time.
+pub(crate) trait Solve<const W: usize> {
+    /// The optimal, lexicographically smallest moves from `start` to `target` (which it must be
+    /// able to reach): call again with the same boards while it is [`Progress::Pending`].
+    fn optimal(
+        &mut self,
+        start: &Board<W>,
+        target: &Board<W>,
+        limits: &CaseLimits,
+        shared: &Shared,
+        slice: &Slice<'_>,
+    ) -> Progress<Result<Vec<Move>, Failure>>;
+}
+
+impl Searches {
+    /// No search yet; `requested` is the request's node budget (0 = the server's default).
+    pub(crate) fn new(requested: u64) -> Self {
+        Self {
+            requested,
+            stop: None,
+            current: None,
+            done: SearchStats::default(),
+            method: "table",
+        }
+    }
+
+    /// The work done so far, all searches together.
+    pub(crate) fn stats(&self) -> Stats {
+        Stats::searched(self.done, self.method)
+    }
+}
+
+fn unreachable() -> Failure {
+    Failure::Internal {
+        message: "a board that cannot reach its target was searched".to_owned(),
+    }
+}
+
+impl Solve<3> for Searches {
+    /// A table look-up (the table is built on first use, in this slice).
+    fn optimal(
+        &mut self,
+        start: &Board<3>,
+        target: &Board<3>,
+        _limits: &CaseLimits,
+        _shared: &Shared,
+        _slice: &Slice<'_>,
+    ) -> Progress<Result<Vec<Move>, Failure>> {
+        self.method = "table";
+        Progress::Done(engine::solve_eight(start, target).ok_or_else(unreachable))
+    }
+}
+
+impl Solve<4> for Searches {
+    /// The cache, else IDA* in slices (after building what the target needs, if anything).
+    fn optimal(
+        &mut self,
+        start: &Board<4>,
+        target: &Board<4>,
+        limits: &CaseLimits,
+        shared: &Shared,
+        slice: &Slice<'_>,
+    ) -> Progress<Result<Vec<Move>, Failure>> {
+        let search = match &mut self.current {
+            Some(search) => search,
+            empty => {
+                if let Some(Answer::Moves(moves)) =
+                    shared.cache.get(&CacheKey::Fifteen(*start, *target))
+                    && let Ok(moves) = parse_moves(&moves)
+                {
+                    self.method = "cache";
+                    return Progress::Done(Ok(moves));
+                }
+                if !fifteen_ready(target, shared, slice) {
+                    return Progress::Pending;
+                }
+                let Some(search) = engine::start_fifteen(start, target) else {
+                    return Progress::Done(Err(unreachable()));
+                };
+                empty.insert(search)
+            }
+        };
+        let stop = self.stop.get_or_insert_with(|| limits.stop(self.requested));
+        let Some(result) = search.run(&stop.after(self.done.nodes), slice.end) else {
+            return Progress::Pending;
+        };
+        self.current = None;
+        Progress::Done(match result {
+            Ok(found) => {
+                self.done.nodes += found.stats.nodes;
+                self.done.iterations += found.stats.iterations;
+                self.method = found.method;
+                shared.cache.insert_path(*start, *target, &found.moves);
+                Ok(found.moves)
+            }
+            Err(FifteenError::Stopped(stopped)) => {
+                let failure = limits.failure(stop, stopped, self.done.nodes);
+                self.done.nodes += stopped.stats.nodes;
+                Err(failure)
+            }
+        })
+    }
+}
+
+/// The number of moves, for the wire.
+pub(crate) fn length(moves: &[Move]) -> u32 {
+    u32::try_from(moves.len()).unwrap_or(u32::MAX)
+}

@@ -1,0 +1,82 @@
+//! `Hint`: the optimal distance of a position and of every legal move from it. The position's
+//! answer settles most moves ([`Grades`]); each other move gets a search of its own, all under
+//! the request's one node budget.
+
+use std::sync::Arc;
+
+use solver_core::Board;
+use solver_core::tiles::hint::{Grades, Hint};
+use solver_proto::v2 as pb;
+use tonic::{Request, Response, Status};
+
+use crate::convert::v2::{self as convert, Boards};
+use crate::errors::Failure;
+use crate::scheduler::{Progress, Slice};
+use crate::service::Shared;
+use crate::service::puzzle::{CaseLimits, Stats};
+use crate::service::searches::{Searches, Solve, length};
+use crate::service::unary::Call;
+
+/// `Hint`.
+pub(super) async fn hint(
+    shared: &Arc<Shared>,
+    request: Request<pb::HintRequest>,
+) -> Result<Response<pb::HintResponse>, Status> {
+    let call = Call::begin(shared, request.metadata()).map_err(|f| f.status())?;
+    let request = request.into_inner();
+    let budget = request.limits.map_or(0, |limits| limits.node_budget);
+    let boards = convert::reachable(request.rows, request.cols, &request.start, &request.target)
+        .map_err(|f| f.status())?;
+    let (hint, stats) = match boards {
+        Boards::Eight(start, target) => call.run(grade::<3>(start, target, budget)).await,
+        Boards::Fifteen(start, target) => call.run(grade::<4>(start, target, budget)).await,
+    }
+    .map_err(|f| f.status())?;
+    Ok(Response::new(convert::hint_response(
+        &hint,
+        stats,
+        call.received.elapsed(),
+    )))
+}
+
+type Step<T> = Progress<Result<T, Failure>>;
+
+/// The sliced work of a hint from `start` towards `target`.
+fn grade<const W: usize>(
+    start: Board<W>,
+    target: Board<W>,
+    budget: u64,
+) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Step<(Hint, Stats)> + Send + 'static
+where
+    Searches: Solve<W>,
+{
+    let mut searches = Searches::new(budget);
+    let mut grades: Option<Grades<W>> = None;
+    move |limits, shared, slice| {
+        let grades = match &mut grades {
+            Some(grades) => grades,
+            empty => match searches.optimal(&start, &target, limits, shared, slice) {
+                Progress::Pending => return Progress::Pending,
+                Progress::Done(Err(failure)) => return Progress::Done(Err(failure)),
+                Progress::Done(Ok(answer)) => empty.insert(Grades::from_answer(&start, &answer)),
+            },
+        };
+        loop {
+            let next = grades.unknown().next();
+            let Some((mv, board)) = next else { break };
+            match searches.optimal(&board, &target, limits, shared, slice) {
+                Progress::Pending => return Progress::Pending,
+                Progress::Done(Err(failure)) => return Progress::Done(Err(failure)),
+                Progress::Done(Ok(answer)) => grades.settle(mv, length(&answer)),
+            }
+        }
+        Progress::Done(
+            grades
+                .hint()
+                .map(|hint| (hint, searches.stats()))
+                .ok_or_else(|| Failure::Internal {
+                    message: "a hint with a move left ungraded".to_owned(),
+                }),
+        )
+    }
+}

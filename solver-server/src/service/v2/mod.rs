@@ -1,0 +1,78 @@
+//! The `solver.v2.SolverService`: one module per RPC. `Solve` and `SolveStream` answer cases of
+//! every kind through the same [`Puzzle`](crate::service::puzzle::Puzzle)s as v1 (unary through
+//! [`Call`](crate::service::unary::Call), streamed through the stream machinery with an
+//! [`Edge`](crate::service::stream::Edge)); `Hint`, `Scramble` and `Verify` run their searches
+//! through [`Searches`](crate::service::searches::Searches). Every CPU-bound step runs in slices
+//! on the scheduler.
+
+mod hint;
+mod scramble;
+mod solve;
+mod verify;
+
+use std::sync::{Arc, OnceLock};
+
+use solver_core::tiles::scramble::EightLayers;
+use solver_proto::v2 as pb;
+use tonic::{Request, Response, Status, Streaming};
+
+use crate::service::Shared;
+use crate::service::stream::ReplyStream;
+
+/// The `solver.v2.SolverService` implementation.
+#[derive(Debug, Clone)]
+pub(crate) struct SolverServiceV2 {
+    shared: Arc<Shared>,
+    /// Every 3×3 board by its distance from the goal, for `Scramble`; built on first use.
+    layers: Arc<OnceLock<EightLayers>>,
+}
+
+impl SolverServiceV2 {
+    /// A service over `shared`.
+    pub(crate) fn new(shared: Arc<Shared>) -> Self {
+        Self {
+            shared,
+            layers: Arc::default(),
+        }
+    }
+}
+
+#[tonic::async_trait]
+impl pb::solver_service_server::SolverService for SolverServiceV2 {
+    type SolveStreamStream = ReplyStream<pb::SolveResponse>;
+
+    async fn solve(
+        &self,
+        request: Request<pb::SolveRequest>,
+    ) -> Result<Response<pb::SolveResponse>, Status> {
+        solve::unary(&self.shared, request).await
+    }
+
+    async fn solve_stream(
+        &self,
+        request: Request<Streaming<pb::SolveRequest>>,
+    ) -> Result<Response<Self::SolveStreamStream>, Status> {
+        solve::stream(&self.shared, request)
+    }
+
+    async fn hint(
+        &self,
+        request: Request<pb::HintRequest>,
+    ) -> Result<Response<pb::HintResponse>, Status> {
+        hint::hint(&self.shared, request).await
+    }
+
+    async fn scramble(
+        &self,
+        request: Request<pb::ScrambleRequest>,
+    ) -> Result<Response<pb::ScrambleResponse>, Status> {
+        scramble::scramble(&self.shared, &self.layers, request).await
+    }
+
+    async fn verify(
+        &self,
+        request: Request<pb::VerifyRequest>,
+    ) -> Result<Response<pb::VerifyResponse>, Status> {
+        verify::verify(&self.shared, request).await
+    }
+}

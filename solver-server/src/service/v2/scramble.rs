@@ -1,0 +1,102 @@
+//! `Scramble`: a board at exactly the distance asked from the standard goal, reproducible from
+//! the seed. 3×3: uniform, from the table of every board by distance. 4×4: a random walk
+//! lengthened until the optimal solver measures the distance asked (`SAMPLING_RANDOM_WALK`),
+//! under the server's default node budget and per-case time limit.
+
+use std::sync::{Arc, OnceLock};
+
+use solver_core::tiles::scramble::{
+    EIGHT_MAX_DISTANCE, EightLayers, FIFTEEN_MAX_DISTANCE, WalkSampler,
+};
+use solver_core::{Board, Board4};
+use solver_proto::v2 as pb;
+use tonic::{Request, Response, Status};
+
+use crate::convert::v2 as convert;
+use crate::errors::Failure;
+use crate::scheduler::{Progress, Slice};
+use crate::service::Shared;
+use crate::service::puzzle::{CaseLimits, Stats};
+use crate::service::searches::{Searches, Solve, length};
+use crate::service::unary::Call;
+
+/// `Scramble`.
+pub(super) async fn scramble(
+    shared: &Arc<Shared>,
+    layers: &Arc<OnceLock<EightLayers>>,
+    request: Request<pb::ScrambleRequest>,
+) -> Result<Response<pb::ScrambleResponse>, Status> {
+    let call = Call::begin(shared, request.metadata()).map_err(|f| f.status())?;
+    let request = request.into_inner();
+    let side = convert::size(request.rows, request.cols).map_err(|f| f.status())?;
+    let max = if side == 3 {
+        EIGHT_MAX_DISTANCE
+    } else {
+        FIFTEEN_MAX_DISTANCE
+    };
+    let (distance, seed) = (request.distance, request.seed);
+    if distance > max {
+        return Err(Failure::invalid(
+            "distance",
+            format!(
+                "{distance}: no {side}x{side} board is that far from the goal (the most is {max})"
+            ),
+        )
+        .status());
+    }
+    let elapsed = || call.received.elapsed();
+    let response = if side == 3 {
+        let layers = Arc::clone(layers);
+        let board = call
+            .run(move |_, _, _| {
+                let drawn = layers.get_or_init(EightLayers::build).draw(distance, seed);
+                Progress::Done(drawn.map_err(|err| Failure::invalid("distance", err.to_string())))
+            })
+            .await
+            .map_err(|f| f.status())?;
+        convert::scramble_response(
+            &board,
+            &request,
+            pb::Sampling::Uniform,
+            Stats::no_search("table"),
+            elapsed(),
+        )
+    } else {
+        let (board, stats) = call
+            .run(walk(distance, seed))
+            .await
+            .map_err(|f| f.status())?;
+        convert::scramble_response(&board, &request, pb::Sampling::RandomWalk, stats, elapsed())
+    };
+    Ok(Response::new(response))
+}
+
+/// The sliced work of a 4×4 walk to `distance`: each candidate is measured by an optimal search.
+fn walk(
+    distance: u32,
+    seed: u64,
+) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(Board4, Stats), Failure>>
++ Send
++ 'static {
+    let mut sampler = WalkSampler::<4>::new(distance, seed);
+    let mut searches = Searches::new(0);
+    let goal = Board::goal();
+    move |limits, shared, slice| {
+        loop {
+            let candidate = sampler.candidate();
+            match searches.optimal(&candidate, &goal, limits, shared, slice) {
+                Progress::Pending => return Progress::Pending,
+                Progress::Done(Err(failure)) => return Progress::Done(Err(failure)),
+                Progress::Done(Ok(answer)) => {
+                    if let Some(board) = sampler.measured(length(&answer)) {
+                        return Progress::Done(Ok((board, searches.stats())));
+                    }
+                }
+            }
+            // Cheap candidates (cache hits) could go on for ever in one slice otherwise.
+            if std::time::Instant::now() >= slice.end {
+                return Progress::Pending;
+            }
+        }
+    }
+}

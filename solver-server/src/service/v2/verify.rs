@@ -1,0 +1,63 @@
+//! `Verify`: a player's moves replayed and judged against the optimal length.
+
+use std::sync::Arc;
+
+use solver_core::tiles::verify::{Verdict, verdict};
+use solver_core::{Board, Move};
+use solver_proto::v2 as pb;
+use tonic::{Request, Response, Status};
+
+use crate::convert::v2::{self as convert, Boards};
+use crate::errors::Failure;
+use crate::scheduler::{Progress, Slice};
+use crate::service::Shared;
+use crate::service::puzzle::{CaseLimits, Stats};
+use crate::service::searches::{Searches, Solve};
+use crate::service::unary::Call;
+
+/// `Verify`.
+pub(super) async fn verify(
+    shared: &Arc<Shared>,
+    request: Request<pb::VerifyRequest>,
+) -> Result<Response<pb::VerifyResponse>, Status> {
+    let call = Call::begin(shared, request.metadata()).map_err(|f| f.status())?;
+    let request = request.into_inner();
+    let budget = request.limits.map_or(0, |limits| limits.node_budget);
+    let boards = convert::reachable(request.rows, request.cols, &request.start, &request.target)
+        .map_err(|f| f.status())?;
+    let moves = convert::moves(&request.moves).map_err(|f| f.status())?;
+    let (verdict, stats) = match boards {
+        Boards::Eight(start, target) => call.run(judge::<3>(start, target, moves, budget)).await,
+        Boards::Fifteen(start, target) => call.run(judge::<4>(start, target, moves, budget)).await,
+    }
+    .map_err(|f| f.status())?;
+    Ok(Response::new(convert::verify_response(
+        &verdict,
+        stats,
+        call.received.elapsed(),
+    )))
+}
+
+/// The sliced work of judging `moves` from `start` towards `target`.
+fn judge<const W: usize>(
+    start: Board<W>,
+    target: Board<W>,
+    moves: Vec<Move>,
+    budget: u64,
+) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(Verdict, Stats), Failure>>
++ Send
++ 'static
+where
+    Searches: Solve<W>,
+{
+    let mut searches = Searches::new(budget);
+    move |limits, shared, slice| match searches.optimal(&start, &target, limits, shared, slice) {
+        Progress::Pending => Progress::Pending,
+        Progress::Done(result) => Progress::Done(result.map(|optimal| {
+            (
+                verdict(&start, &target, &moves, optimal.len()),
+                searches.stats(),
+            )
+        })),
+    }
+}
