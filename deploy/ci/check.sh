@@ -127,24 +127,26 @@ fi
 mkdir -p "$WORK/builder" "$WORK/databases/data"
 cp "$BIN" "$WORK/builder/solver-server"
 
-# The 7-8 pattern databases for the image's /data. CI's databases step (.ci/run) leaves them in
-# target/databases; without it, the binary above builds them (minutes; as the Dockerfile's
-# `databases` stage does).
+# The pattern databases for the image's /data (the 7-8 set and the small sets of targets with the
+# blank elsewhere). CI's databases step (.ci/run) leaves them in target/databases; without it, the
+# binary above builds them (minutes; as the Dockerfile's `databases` stage does).
 DB_NAME=pdb-78-v1.bin
-DB_LOADED_LOG='7-8 pattern databases loaded' # the server's log line once they are in use
-DB_FILE=$ROOT/target/databases/$DB_NAME
-if [ -s "$DB_FILE" ]; then
-    say "databases: using $DB_FILE (made by CI's databases step)"
+DB_LOADED_LOG='pattern databases loaded set=pdb-78' # the server's log line once they are in use
+DB_DIR=$ROOT/target/databases
+if [ -s "$DB_DIR/$DB_NAME" ]; then
+    say "databases: using $DB_DIR (made by CI's databases step)"
 else
-    say "databases: no $DB_FILE; building them with $BIN build-databases (a few minutes)"
-    mkdir -p "$WORK/db-build"
-    timeout 1500 "$BIN" build-databases --data-dir "$WORK/db-build" || die "solver-server build-databases"
-    DB_FILE=$WORK/db-build/$DB_NAME
-    [ -s "$DB_FILE" ] || die "build-databases wrote no $DB_FILE"
+    say "databases: no $DB_DIR/$DB_NAME; building them with $BIN build-databases (a few minutes)"
+    DB_DIR=$WORK/db-build
+    mkdir -p "$DB_DIR"
+    timeout 1500 "$BIN" build-databases --data-dir "$DB_DIR" || die "solver-server build-databases"
+    [ -s "$DB_DIR/$DB_NAME" ] || die "build-databases wrote no $DB_DIR/$DB_NAME"
 fi
-# A hard link where possible: the file is 577 MB.
-ln "$DB_FILE" "$WORK/databases/data/$DB_NAME" 2>/dev/null || cp "$DB_FILE" "$WORK/databases/data/$DB_NAME"
-say "databases: $DB_NAME $(($(stat -c %s "$DB_FILE") / 1048576)) MiB"
+# Hard links where possible: the 7-8 file is 577 MB.
+for file in "$DB_DIR"/*.bin; do
+    ln "$file" "$WORK/databases/data/" 2>/dev/null || cp "$file" "$WORK/databases/data/"
+    say "databases: $(basename "$file") $(($(stat -c %s "$file") / 1048576)) MiB"
+done
 
 say "buildah build deploy/Dockerfile --target runtime (builder = the binary, databases = the file above)"
 start=$(date +%s)

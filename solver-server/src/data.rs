@@ -58,6 +58,21 @@ pub enum DataError {
     },
 }
 
+/// What [`DataDir::build_missing`] is doing.
+#[derive(Debug)]
+pub enum BuildEvent {
+    /// The set is stored and passes its checks: not built again.
+    Kept(DatabaseSet),
+    /// The stored file fails its checks: it is built again.
+    Unusable(DatabaseSet, DataError),
+    /// Building the set starts.
+    Started(DatabaseSet),
+    /// A layer of one of the set's databases is done.
+    Layer(DatabaseSet, Progress),
+    /// The set is built and stored here.
+    Stored(DatabaseSet, PathBuf),
+}
+
 /// What one set looks like in the directory.
 #[derive(Debug)]
 pub enum Stored {
@@ -199,6 +214,41 @@ impl DataDir {
         self.store(&databases)?.ok_or(DataError::NoDirectory)
     }
 
+    /// Builds and stores every set of `sets` the directory lacks, or holds in a file that
+    /// fails its checks (every one with `force`), one after another on `threads` threads,
+    /// telling `report` what happens. This is the `build-databases` commands' work.
+    ///
+    /// # Errors
+    /// [`DataError`] when there is no directory or a file cannot be written.
+    pub fn build_missing(
+        &self,
+        sets: &[DatabaseSet],
+        force: bool,
+        threads: usize,
+        report: &(dyn Fn(BuildEvent) + Sync),
+    ) -> Result<(), DataError> {
+        if self.path.is_none() {
+            return Err(DataError::NoDirectory);
+        }
+        for &set in sets {
+            if !force {
+                match self.load(set) {
+                    Ok(Some(_)) => {
+                        report(BuildEvent::Kept(set));
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(cause) => report(BuildEvent::Unusable(set, cause)),
+                }
+            }
+            report(BuildEvent::Started(set));
+            let path =
+                self.build_and_store(set, threads, &|p| report(BuildEvent::Layer(set, p)))?;
+            report(BuildEvent::Stored(set, path));
+        }
+        Ok(())
+    }
+
     /// Gives the process-wide solver `set` if the directory holds a usable copy; says so in
     /// the log. A file that fails its checks is logged as a warning. Returns whether `set` is
     /// installed now.
@@ -210,7 +260,8 @@ impl DataDir {
         match self.load(set) {
             Ok(Some(databases)) => {
                 fifteen::install(databases);
-                tracing::info!(%set, path = ?self.file(set), elapsed = ?started.elapsed(), "pattern databases loaded");
+                let path = self.file(set).unwrap_or_default();
+                tracing::info!(%set, path = %path.display(), elapsed = ?started.elapsed(), "pattern databases loaded");
                 true
             }
             Ok(None) => false,
@@ -290,6 +341,41 @@ mod tests {
             err.contains("pdb-663-blank14-v1.bin") && err.contains("checksum"),
             "{err}"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn build_missing_keeps_intact_sets_and_rebuilds_the_rest() {
+        let dir = std::env::temp_dir().join(format!("solver-data-missing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let data = DataDir::new(Some(dir.clone()));
+        let set = DatabaseSet::Home(10);
+        let events = |force| {
+            let seen = std::sync::Mutex::new(Vec::new());
+            data.build_missing(&[set], force, 2, &|event| {
+                let name = match event {
+                    BuildEvent::Kept(_) => "kept",
+                    BuildEvent::Unusable(..) => "unusable",
+                    BuildEvent::Started(_) => "started",
+                    BuildEvent::Layer(..) => return,
+                    BuildEvent::Stored(..) => "stored",
+                };
+                seen.lock().unwrap().push(name);
+            })
+            .unwrap();
+            seen.into_inner().unwrap()
+        };
+        assert_eq!(events(false), ["started", "stored"]);
+        assert_eq!(events(false), ["kept"]);
+        let path = data.file(set).unwrap();
+        std::fs::write(&path, b"SLIDEPDB").unwrap();
+        assert_eq!(events(false), ["unusable", "started", "stored"]);
+        assert!(data.load(set).unwrap().is_some());
+        assert_eq!(events(true), ["started", "stored"]);
+        assert!(matches!(
+            DataDir::new(None).build_missing(&[set], false, 1, &|_| {}),
+            Err(DataError::NoDirectory)
+        ));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

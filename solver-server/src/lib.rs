@@ -39,7 +39,7 @@ mod server;
 mod service;
 
 pub use config::{Config, Kind, WarmUp, parse_duration};
-pub use data::{DataDir, DataError, Stored};
+pub use data::{BuildEvent, DataDir, DataError, Stored};
 pub use errors::ServeError;
 pub use probe::check_health;
 pub use server::serve;

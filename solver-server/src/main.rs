@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
-use solver_core::fifteen::{DatabaseSet, Partition};
-use solver_server::{Config, DataDir};
+use solver_core::fifteen::DatabaseSet;
+use solver_server::{BuildEvent, Config, DataDir};
 use tracing_subscriber::EnvFilter;
 
 /// Log line format.
@@ -54,13 +54,17 @@ enum Command {
         #[arg(long, default_value = "2s", value_parser = solver_server::parse_duration)]
         timeout: Duration,
     },
-    /// Build the 15-puzzle 7-8 pattern databases (minutes on every core, about 2 GB of memory)
-    /// and store them in the data directory, where the server finds them.
+    /// Build every 15-puzzle pattern database set the data directory lacks (the 7-8 set takes
+    /// minutes on every core and about 2 GB of memory; the others seconds) and store them there,
+    /// where the server finds them. Sets stored and intact are kept.
     BuildDatabases {
         /// The directory to store them in (created if missing); default: the platform's cache
         /// directory, as for serving.
         #[arg(long, env = "SOLVER_DATA_DIR", value_name = "DIR")]
         data_dir: Option<PathBuf>,
+        /// Build every set again, even those stored and intact.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -96,7 +100,7 @@ fn main() -> ExitCode {
                 }
             });
         }
-        Some(Command::BuildDatabases { data_dir }) => build_databases(data_dir),
+        Some(Command::BuildDatabases { data_dir, force }) => build_databases(data_dir, force),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -107,29 +111,32 @@ fn main() -> ExitCode {
     }
 }
 
-/// Builds the 7-8 set on every core, logging each finished layer, and stores it.
-fn build_databases(data_dir: Option<PathBuf>) -> anyhow::Result<()> {
-    let set = DatabaseSet::Standard(Partition::P78);
+/// Builds the sets the data directory lacks on every core, logging each finished layer.
+fn build_databases(data_dir: Option<PathBuf>, force: bool) -> anyhow::Result<()> {
     let data = DataDir::new(data_dir.or_else(DataDir::default_path));
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let started = Instant::now();
-    tracing::info!(%set, dir = ?data.path(), threads, memory_mib = set.build_bytes() >> 20, "building");
-    let sizes = set.database_sizes();
-    let path = data.build_and_store(set, threads, &|progress| {
-        tracing::info!(
+    data.build_missing(&DatabaseSet::ALL, force, threads, &|event| match event {
+        BuildEvent::Kept(set) => tracing::info!(%set, "stored and intact: kept"),
+        BuildEvent::Unusable(set, cause) => tracing::warn!(%set, %cause, "stored file unusable: building it again"),
+        BuildEvent::Started(set) => {
+            tracing::info!(%set, dir = ?data.path(), threads, memory_mib = set.build_bytes() >> 20, "building");
+        }
+        BuildEvent::Layer(set, progress) => tracing::info!(
+            %set,
             database = progress.database + 1,
             of = progress.databases,
             layers = progress.layers,
-            done = format_args!("{:.1} %", 100.0 * progress.fraction(&sizes)),
+            done = format_args!("{:.1} %", 100.0 * progress.fraction(&set.database_sizes())),
             elapsed = ?started.elapsed(),
             "layer done"
-        );
+        ),
+        BuildEvent::Stored(set, path) => println!(
+            "built and stored {set} in {} after {:.1} s",
+            path.display(),
+            started.elapsed().as_secs_f64()
+        ),
     })?;
-    println!(
-        "built and stored {} in {:.1} s",
-        path.display(),
-        started.elapsed().as_secs_f64()
-    );
     Ok(())
 }
 

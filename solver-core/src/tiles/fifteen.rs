@@ -122,20 +122,25 @@ impl DatabaseSet {
         self.database_sizes().iter().sum()
     }
 
-    /// The memory a build needs at its peak, roughly: the tables plus, for the largest
-    /// pattern, three masks of blank cells per placement (a byte each for 8 tiles, two bytes
-    /// for fewer tiles, which leave more than 8 cells free).
+    /// The memory a build needs at its peak, roughly: while a database is built, the tables
+    /// built before it, its own table, and three masks of blank cells per placement (a byte
+    /// each for 8 tiles, two bytes for fewer tiles, which leave more than 8 cells free).
+    ///
+    /// ```
+    /// use solver_core::fifteen::{DatabaseSet, Partition};
+    /// // The 8-tile database first: its table and three one-byte masks per placement.
+    /// assert_eq!(DatabaseSet::Standard(Partition::P78).build_bytes(), 4 * 518_918_400);
+    /// ```
     #[must_use]
     pub fn build_bytes(self) -> u64 {
-        self.patterns()
-            .iter()
-            .map(|tiles| {
-                let mask = if tiles.len() >= 8 { 1 } else { 2 };
-                super::pdb::placements(tiles.len()) as u64 * (1 + 3 * mask)
-            })
-            .max()
-            .unwrap_or(0)
-            + self.table_bytes()
+        let mut done = 0;
+        let mut peak = 0;
+        for (tiles, size) in self.patterns().iter().zip(self.database_sizes()) {
+            let mask = if tiles.len() >= 8 { 1 } else { 2 };
+            peak = peak.max(done + size * (1 + 3 * mask));
+            done += size;
+        }
+        peak
     }
 
     /// Builds the set on `threads` threads run under `pace`: seconds for the 6-6-3 sets,
