@@ -2,7 +2,8 @@
 
 Run by `.ci/foreign.sh`, which makes the virtualenv and builds the binary. Environment:
 `SOLVER_SERVER_BIN` (the binary; default target/release/solver-server) and `FOREIGN_STUBS` (where
-the python stubs of proto/solver/v1/solver.proto are generated; default target/foreign/stubs).
+the python stubs of proto/solver/v1 and v2 and the google.rpc files they use are generated;
+default target/foreign/stubs).
 """
 
 import os
@@ -25,24 +26,38 @@ ROOT = HERE.parents[2]
 sys.path.insert(0, str(HERE))
 
 
+PROTOS = [
+    "solver/v1/solver.proto",
+    "solver/v2/solver.proto",
+    "google/rpc/status.proto",
+    "google/rpc/error_details.proto",
+]
+
+
 def _stubs_dir():
     out = Path(os.environ.get("FOREIGN_STUBS", ROOT / "target" / "foreign" / "stubs"))
     out.mkdir(parents=True, exist_ok=True)
-    proto = ROOT / "proto" / "solver" / "v1" / "solver.proto"
-    generated = out / "solver" / "v1" / "solver_pb2.py"
-    if not generated.exists() or generated.stat().st_mtime < proto.stat().st_mtime:
+    for name in PROTOS:
+        proto = ROOT / "proto" / name
+        generated = out / name.replace(".proto", "_pb2.py")
+        if generated.exists() and generated.stat().st_mtime >= proto.stat().st_mtime:
+            continue
+        import grpc_tools
         from grpc_tools import protoc
 
+        # grpc_tools bundles the well-known types (google/protobuf/*.proto) there.
+        well_known = Path(grpc_tools.__file__).resolve().parent / "_proto"
         code = protoc.main(
             [
                 "protoc",
                 f"-I{ROOT / 'proto'}",
+                f"-I{well_known}",
                 f"--python_out={out}",
                 f"--grpc_python_out={out}",
                 str(proto),
             ]
         )
-        assert code == 0, "grpc_tools.protoc failed on solver.proto"
+        assert code == 0, f"grpc_tools.protoc failed on {name}"
     return out
 
 
