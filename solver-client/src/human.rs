@@ -444,7 +444,8 @@ fn show_boards<const W: usize>(
     writeln!(out)
 }
 
-fn direction(mv: Move) -> &'static str {
+/// What a move does, for a person (`blank down`).
+pub(crate) fn direction(mv: Move) -> &'static str {
     match mv {
         Move::Down => "blank down",
         Move::Left => "blank left",
@@ -453,7 +454,8 @@ fn direction(mv: Move) -> &'static str {
     }
 }
 
-fn write_board<const W: usize>(out: &mut Output, board: &Board<W>) -> io::Result<()> {
+/// Draws `board`, one row per line, `.` for the blank.
+pub(crate) fn write_board<const W: usize>(out: &mut Output, board: &Board<W>) -> io::Result<()> {
     let width = if W > 3 { 2 } else { 1 };
     for row in board.cells().chunks(W) {
         let cells: Vec<String> = row

@@ -2,6 +2,8 @@
 //!
 //! `solver-client judge PROBLEM` speaks an online judge's format on stdin and stdout;
 //! `solver-client solve eight|fifteen|solitaire ...` answers boards given as arguments;
+//! `solver-client hint`, `scramble` and `verify` call the `solver.v2` RPCs of those names for a
+//! person (or a script, with `--json`);
 //! `solver-client load` drives a server with concurrent streams and reports latency;
 //! `solver-client databases build|status` builds and lists the stored pattern databases. All talk
 //! gRPC to `--server URL`, or to a server embedded in this process when no URL is given.
@@ -18,6 +20,7 @@ mod load;
 mod output;
 mod progress;
 mod session;
+mod v2;
 mod wire;
 
 use std::io::{self, IsTerminal as _, Read as _};
@@ -151,6 +154,9 @@ enum Command {
     /// Build the 15-puzzle's 7-8 pattern databases once, or list what the data directory holds.
     #[command(subcommand)]
     Databases(databases::Databases),
+    /// `hint`, `scramble` and `verify`: one `solver.v2` call each.
+    #[command(flatten)]
+    V2(v2::Command),
 }
 
 fn main() -> ExitCode {
@@ -187,6 +193,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             databases::run(command, &data, !cli.no_progress)?;
             return Ok(ExitCode::SUCCESS);
         }
+        Command::V2(command) => return v2::run(cli.server.as_deref(), data, command),
     };
     // Start the embedded server first: it warms its tables up while the input is read.
     let embedded = match &cli.server {
@@ -248,7 +255,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ))?;
             printer.finish().context("writing the answers")?
         }
-        Command::Load(_) | Command::Databases(_) => unreachable!("these run on their own, above"),
+        Command::Load(_) | Command::Databases(_) | Command::V2(_) => {
+            unreachable!("these run on their own, above")
+        }
     };
     drop(embedded);
     Ok(if failed > 0 {

@@ -12,3 +12,4 @@ mod remote;
 mod samples;
 mod server;
 mod util;
+mod v2;

@@ -1,0 +1,110 @@
+//! `solver-client verify BOARD MOVES [--target BOARD]`: are the moves legal, do they reach the
+//! target, and how far from optimal are they.
+
+use std::io::{self, Write as _};
+use std::process::ExitCode;
+
+use anyhow::bail;
+use solver_proto::v2 as pb;
+use solver_server::DataDir;
+
+use super::{Boards, Connection, print_json, refused, stats_json};
+use crate::output::Output;
+
+/// `verify`'s arguments.
+#[derive(Debug, clap::Args)]
+#[command(
+    override_usage = "solver-client verify [OPTIONS] <BOARD>... <MOVES>",
+    after_help = "The exit code is 0 whenever the server gave its verdict, whatever it is; 1 \
+                  when it could not (a bad argument, no server)."
+)]
+pub(crate) struct Args {
+    /// The board to reach (default: the standard goal, blank last), in the same forms as BOARD.
+    #[arg(long, value_name = "BOARD")]
+    target: Option<String>,
+    /// Most search nodes the server may spend finding the optimal length (0: its default).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    node_budget: u64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// The start board (9 numbers for 3×3 or 16 for 4×4, row by row, 0 or x for the blank; as
+    /// separate arguments, one quoted string, or packed for 3×3), then the moves: one letter per
+    /// move of the blank (`u`, `d`, `l`, `r`), "" for none.
+    #[arg(value_names = ["BOARD", "MOVES"], required = true, num_args = 2..)]
+    words: Vec<String>,
+}
+
+/// Runs `verify`.
+pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Result<ExitCode> {
+    let Some((moves, board)) = args.words.split_last() else {
+        bail!("no board and moves given");
+    };
+    if board.is_empty() {
+        bail!("a board and then the moves expected");
+    }
+    let boards = Boards::parse(board, args.target.as_deref())?;
+    let connection = Connection::open(server, data, boards.start.kind())?;
+    let request = pb::VerifyRequest {
+        rows: boards.side(),
+        cols: boards.side(),
+        start: boards.start.cells(),
+        target: boards.target_cells(),
+        // As given: the server names `moves` when one is not a move letter.
+        moves: moves.trim().to_owned(),
+        limits: Some(pb::Limits {
+            node_budget: args.node_budget,
+        }),
+    };
+    let response = match connection.call(|mut client| {
+        let request = request.clone();
+        async move { client.verify(request).await }
+    }) {
+        Ok(response) => response,
+        Err(status) => return refused(&status, args.json),
+    };
+    if args.json {
+        print_json(&serde_json::json!({
+            "rows": boards.side(),
+            "cols": boards.side(),
+            "start": boards.start.cells(),
+            "target": boards.target_or_goal().cells(),
+            "moves": request.moves,
+            "legal": response.legal,
+            "first_illegal_index": response.first_illegal_index,
+            "reaches_target": response.reaches_target,
+            "length": response.length,
+            "optimal_length": response.optimal_length,
+            "excess": response.excess,
+            "stats": stats_json(response.stats.as_ref()),
+        }))?;
+    } else {
+        text(&request.moves, &response)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The verdict for a person, one `what: value` line each.
+fn text(moves: &str, response: &pb::VerifyResponse) -> io::Result<()> {
+    let mut out = Output::stdout();
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    writeln!(out, "legal: {}", yes(response.legal))?;
+    if let Some(index) = response.first_illegal_index {
+        let letter = moves.chars().nth(index as usize).unwrap_or('?');
+        writeln!(
+            out,
+            "first illegal index: {index} (move {}, {letter:?}, would move the blank off the \
+             board)",
+            index + 1
+        )?;
+    }
+    writeln!(out, "reaches target: {}", yes(response.reaches_target))?;
+    writeln!(out, "length: {}", response.length)?;
+    writeln!(out, "optimal: {}", response.optimal_length)?;
+    if response.reaches_target {
+        writeln!(out, "excess: {}", response.excess)?;
+    } else {
+        writeln!(out, "excess: - (the moves do not reach the target)")?;
+    }
+    out.flush()
+}
