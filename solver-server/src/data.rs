@@ -266,7 +266,9 @@ impl DataDir {
             }
             Ok(None) => false,
             Err(cause) => {
-                tracing::warn!(%cause, "stored pattern databases unusable; they are rebuilt when needed");
+                // The small sets are built again at once (`provide`); the 7-8 set only by a server
+                // allowed to build it, or by the build commands.
+                tracing::warn!(%cause, "stored pattern databases unusable: built again when needed (the 7-8 set by `solver-client databases build`, `solver-server build-databases`, or a server's background build)");
                 false
             }
         }
