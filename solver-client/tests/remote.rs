@@ -25,7 +25,7 @@ fn start_server() -> Server {
             .unwrap();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            solver_server::serve(listener, solver_server::Config::default(), async move {
+            solver_server::serve(listener, crate::util::test_server_config(), async move {
                 let _ = stopped.await;
             })
             .await

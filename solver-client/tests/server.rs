@@ -14,8 +14,16 @@ pub(crate) fn start_on(runtime: &tokio::runtime::Runtime) -> (SocketAddr, Socket
     let metrics = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a loopback port for metrics");
+    // The tests' data directory (shared with the other tests; unit tests, which have no target
+    // temporary directory, use the system's), never the user's cache.
+    let data_dir = option_env!("CARGO_TARGET_TMPDIR").map_or_else(
+        || std::env::temp_dir().join("puzzle-solver-test-data"),
+        |dir| std::path::Path::new(dir).join("data"),
+    );
     let config = solver_server::Config {
         metrics_listen: Some(metrics),
+        data_dir: Some(data_dir),
+        build_databases: false,
         ..solver_server::Config::default()
     };
     runtime.spawn(solver_server::serve(

@@ -36,6 +36,16 @@ pub(crate) fn test_data_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("data")
 }
 
+/// The configuration of servers the tests start in this process: the tests' data directory,
+/// and never a background build of the 7-8 databases.
+pub(crate) fn test_server_config() -> solver_server::Config {
+    solver_server::Config {
+        data_dir: Some(test_data_dir()),
+        build_databases: false,
+        ..solver_server::Config::default()
+    }
+}
+
 /// A client process whose stdin a thread is feeding, with stdout and stderr piped.
 pub(crate) struct Running {
     pub(crate) child: Child,

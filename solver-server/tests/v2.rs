@@ -475,10 +475,16 @@ async fn scramble_is_exact_and_reproducible() {
     let b = scramble(&mut client, 3, 20, 2).await;
     assert_ne!(a.board, b.board, "different seeds, the same board");
 
-    for (distance, seed) in [(0, 3), (9, 4), (24, 7), (36, 8)] {
+    for (distance, seed) in [(0, 3), (9, 4), (24, 7), (34, 9), (35, 8), (46, 1)] {
         let drawn = scramble(&mut client, 4, distance, seed).await;
         let board = Board4::from_cells(&drawn.board).unwrap();
-        assert_eq!(drawn.sampling(), Sampling::RandomWalk);
+        // Uniform by rejection from 35 moves on, a random walk nearer the goal.
+        let sampling = if distance >= 35 {
+            Sampling::Uniform
+        } else {
+            Sampling::RandomWalk
+        };
+        assert_eq!(drawn.sampling(), sampling, "distance {distance}");
         assert_eq!(
             optimal4(&mut client, &board, &Board4::goal()).await,
             distance as usize

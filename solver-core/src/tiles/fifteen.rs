@@ -544,6 +544,20 @@ pub struct SlicedSearch<'a> {
 }
 
 impl SlicedSearch<'_> {
+    /// A proven lower bound on the optimal length: the bound of the iteration the search is in
+    /// (every shorter one was searched in full). Before the first slice it is the heuristic's
+    /// estimate of the start.
+    #[must_use]
+    pub fn lower_bound(&self) -> u32 {
+        self.search.bound()
+    }
+
+    /// The work done so far.
+    #[must_use]
+    pub fn stats(&self) -> SearchStats {
+        self.search.stats()
+    }
+
     /// Searches until the answer is found (`Some(Ok)`), `stop` fires (`Some(Err)`), or the
     /// slice ends: the first poll (at most [`POLL_INTERVAL`](crate::stop::POLL_INTERVAL) nodes)
     /// after `slice_end` returns `None`, and the next call resumes.

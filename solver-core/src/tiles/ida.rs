@@ -110,6 +110,17 @@ pub(crate) struct Sliced<S> {
 }
 
 impl<S: Copy> Sliced<S> {
+    /// The cost bound of the current iteration: every earlier one failed, so the optimal
+    /// length is at least this (and equals it once the answer is found).
+    pub(crate) fn bound(&self) -> u32 {
+        self.bound
+    }
+
+    /// The work done so far.
+    pub(crate) fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
     /// A search from `cells` (nothing runs yet).
     pub(crate) fn new<H: Heuristic<State = S>>(heuristic: &H, cells: [u8; 16]) -> Self {
         let blank = cells

@@ -82,7 +82,6 @@ impl Solve<3> for Searches {
 }
 
 impl Solve<4> for Searches {
-    /// The cache, else IDA* in slices (after building what the target needs, if anything).
     fn optimal(
         &mut self,
         start: &Board<4>,
@@ -91,6 +90,30 @@ impl Solve<4> for Searches {
         shared: &Shared,
         slice: &Slice<'_>,
     ) -> Progress<Result<Vec<Move>, Failure>> {
+        match self.optimal_within(start, target, u32::MAX, limits, shared, slice) {
+            Progress::Pending => Progress::Pending,
+            Progress::Done(found) => Progress::Done(found.and_then(|moves| {
+                moves.ok_or_else(|| Failure::Internal {
+                    message: "a search without a length limit gave up".to_owned(),
+                })
+            })),
+        }
+    }
+}
+
+impl Searches {
+    /// As [`Solve::optimal`] for 4×4 boards, giving up (`Ok(None)`) as soon as the optimal
+    /// length is known to exceed `max`: before searching when the heuristic says so, else when
+    /// an iteration's bound passes it.
+    pub(crate) fn optimal_within(
+        &mut self,
+        start: &Board<4>,
+        target: &Board<4>,
+        max: u32,
+        limits: &CaseLimits,
+        shared: &Shared,
+        slice: &Slice<'_>,
+    ) -> Progress<Result<Option<Vec<Move>>, Failure>> {
         let search = match &mut self.current {
             Some(search) => search,
             empty => {
@@ -99,7 +122,7 @@ impl Solve<4> for Searches {
                     && let Ok(moves) = parse_moves(&moves)
                 {
                     self.method = "cache";
-                    return Progress::Done(Ok(moves));
+                    return Progress::Done(Ok((length(&moves) <= max).then_some(moves)));
                 }
                 if !fifteen_ready(target, shared, slice) {
                     return Progress::Pending;
@@ -110,6 +133,13 @@ impl Solve<4> for Searches {
                 empty.insert(search)
             }
         };
+        if search.lower_bound() > max {
+            let stats = search.stats();
+            self.current = None;
+            self.done.nodes += stats.nodes;
+            self.done.iterations += stats.iterations;
+            return Progress::Done(Ok(None));
+        }
         let stop = self.stop.get_or_insert_with(|| limits.stop(self.requested));
         let Some(result) = search.run(&stop.after(self.done.nodes), slice.end) else {
             return Progress::Pending;
@@ -121,7 +151,7 @@ impl Solve<4> for Searches {
                 self.done.iterations += found.stats.iterations;
                 self.method = found.method;
                 shared.cache.insert_path(*start, *target, &found.moves);
-                Ok(found.moves)
+                Ok((length(&found.moves) <= max).then_some(found.moves))
             }
             Err(FifteenError::Stopped(stopped)) => {
                 let failure = limits.failure(stop, stopped, self.done.nodes);
@@ -132,7 +162,6 @@ impl Solve<4> for Searches {
     }
 }
 
-/// The number of moves, for the wire.
 pub(crate) fn length(moves: &[Move]) -> u32 {
     u32::try_from(moves.len()).unwrap_or(u32::MAX)
 }

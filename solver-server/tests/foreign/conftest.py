@@ -92,6 +92,12 @@ class Server:
                 warm_up,
                 "--warm-up-targets",
                 "false",
+                # The tests' own data directory (the 6-6-3 set is built once and loaded after),
+                # never the user's cache, and no background build of the 7-8 set.
+                "--data-dir",
+                str(ROOT / "target" / "foreign" / "data"),
+                "--build-databases",
+                "false",
                 *extra,
             ],
             stdout=self.log,

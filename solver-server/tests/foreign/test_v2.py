@@ -286,9 +286,11 @@ def test_scramble_exact_and_reproducible(stub, eight_distances):
         assert drawn.sampling == v2.SAMPLING_UNIFORM
         again = stub.Scramble(v2.ScrambleRequest(rows=3, cols=3, distance=distance, seed=seed), timeout=TIMEOUT)
         assert again.board == drawn.board
-    for distance, seed in ((10, 5), (30, 6)):
+    for distance, seed in ((10, 5), (30, 6), (40, 7)):
         drawn = stub.Scramble(v2.ScrambleRequest(rows=4, cols=4, distance=distance, seed=seed), timeout=TIMEOUT)
-        assert drawn.sampling == v2.SAMPLING_RANDOM_WALK
+        # Uniform (by rejection) from 35 moves on; a random walk nearer the goal.
+        expected = v2.SAMPLING_UNIFORM if distance >= 35 else v2.SAMPLING_RANDOM_WALK
+        assert drawn.sampling == expected
         response = stub.Solve(sliding("s", 4, list(drawn.board)), timeout=TIMEOUT)
         assert len(solved_moves(response, 4, list(drawn.board), FIFTEEN_GOAL)) == distance
     with pytest.raises(grpc.RpcError) as raised:

@@ -1,12 +1,15 @@
 //! `Scramble`: a board at exactly the distance asked from the standard goal, reproducible from
-//! the seed. 3×3: uniform, from the table of every board by distance. 4×4: a random walk
-//! lengthened until the optimal solver measures the distance asked (`SAMPLING_RANDOM_WALK`),
-//! under the server's default node budget and per-case time limit.
+//! the seed. 3×3: uniform, from the table of every board by distance. 4×4 from
+//! [`FIFTEEN_UNIFORM_FROM`] moves: uniform, by rejection (uniform draws, each measured by a
+//! search bounded by the distance); nearer: a random walk lengthened until the optimal solver
+//! measures the distance asked (`SAMPLING_RANDOM_WALK`). Both under the server's default node
+//! budget and per-case time limit.
 
 use std::sync::{Arc, OnceLock};
 
 use solver_core::tiles::scramble::{
-    EIGHT_MAX_DISTANCE, EightLayers, FIFTEEN_MAX_DISTANCE, WalkSampler,
+    EIGHT_MAX_DISTANCE, EightLayers, FIFTEEN_MAX_DISTANCE, FIFTEEN_UNIFORM_FROM, UniformSampler,
+    WalkSampler,
 };
 use solver_core::{Board, Board4};
 use solver_proto::v2 as pb;
@@ -61,6 +64,12 @@ pub(super) async fn scramble(
             Stats::no_search("table"),
             elapsed(),
         )
+    } else if distance >= FIFTEEN_UNIFORM_FROM {
+        let (board, stats) = call
+            .run(uniform(distance, seed))
+            .await
+            .map_err(|f| f.status())?;
+        convert::scramble_response(&board, &request, pb::Sampling::Uniform, stats, elapsed())
     } else {
         let (board, stats) = call
             .run(walk(distance, seed))
@@ -69,6 +78,37 @@ pub(super) async fn scramble(
         convert::scramble_response(&board, &request, pb::Sampling::RandomWalk, stats, elapsed())
     };
     Ok(Response::new(response))
+}
+
+/// The sliced work of uniform 4×4 draws at `distance`: each candidate is measured by a search
+/// that gives up once the answer is known to be longer than `distance`.
+fn uniform(
+    distance: u32,
+    seed: u64,
+) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(Board4, Stats), Failure>>
++ Send
++ 'static {
+    let mut sampler = UniformSampler::new(distance, seed);
+    let mut searches = Searches::new(0);
+    let goal = Board::goal();
+    move |limits, shared, slice| {
+        loop {
+            let candidate = sampler.candidate();
+            match searches.optimal_within(&candidate, &goal, distance, limits, shared, slice) {
+                Progress::Pending => return Progress::Pending,
+                Progress::Done(Err(failure)) => return Progress::Done(Err(failure)),
+                Progress::Done(Ok(answer)) => {
+                    if let Some(board) = sampler.measured(answer.as_deref().map(length)) {
+                        return Progress::Done(Ok((board, searches.stats())));
+                    }
+                }
+            }
+            // Most candidates are refused without a search: yield at the slice's end anyway.
+            if std::time::Instant::now() >= slice.end {
+                return Progress::Pending;
+            }
+        }
+    }
 }
 
 /// The sliced work of a 4×4 walk to `distance`: each candidate is measured by an optimal search.
