@@ -1,53 +1,28 @@
 //! Property tests: every solver against plain breadth-first search on random inputs.
 //!
-//! The oracles share nothing with the solvers but the board type and its moves: they search
-//! with hash maps and compute the lexicographically smallest optimal path greedily, taking at
-//! every step the first move (in `d, l, r, u` order) that brings the exact distance down by one.
+//! The oracles (`solver_core::tiles::bfs`) share nothing with the solvers but the board type and
+//! its moves: they search with hash maps and compute the lexicographically smallest optimal path
+//! greedily, taking at every step the first move (in `d, l, r, u` order) that brings the exact
+//! distance down by one.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use proptest::prelude::*;
 use solver_core::solitaire::{self, Position, Square};
+use solver_core::tiles::bfs;
 use solver_core::{Board, Board3, Board4, Move, Stop, eight, fifteen};
 
-/// Exact distances to `target` of every board within `radius` moves of it (all of them if
-/// `radius` is large enough).
-fn distances_to<const W: usize>(target: Board<W>, radius: u8) -> HashMap<Board<W>, u8> {
-    let mut dist = HashMap::from([(target, 0u8)]);
-    let mut queue = VecDeque::from([target]);
-    while let Some(board) = queue.pop_front() {
-        let d = dist[&board];
-        if d == radius {
-            continue;
-        }
-        for mv in Move::ALL {
-            if let Some(next) = board.apply(mv) {
-                dist.entry(next).or_insert_with(|| {
-                    queue.push_back(next);
-                    d + 1
-                });
-            }
-        }
-    }
-    dist
+/// Exact distances to `target` of every board within `radius` moves of it (the library's plain
+/// BFS, which shares nothing with the solvers but the board type and its moves).
+fn distances_to<const W: usize>(target: Board<W>, radius: u32) -> HashMap<Board<W>, u32> {
+    bfs::distances(target, radius)
 }
 
 /// The lexicographically smallest optimal path, given exact distances to the target of every
 /// board on it.
-fn greedy_path<const W: usize>(start: Board<W>, dist: &HashMap<Board<W>, u8>) -> Vec<Move> {
-    let mut board = start;
-    let mut path = Vec::new();
-    while dist[&board] > 0 {
-        let (mv, next) = Move::ALL
-            .iter()
-            .filter_map(|&m| board.apply(m).map(|b| (m, b)))
-            .find(|(_, b)| dist.get(b).is_some_and(|&d| d + 1 == dist[&board]))
-            .expect("some move gets closer");
-        path.push(mv);
-        board = next;
-    }
-    path
+fn greedy_path<const W: usize>(start: Board<W>, dist: &HashMap<Board<W>, u32>) -> Vec<Move> {
+    bfs::smallest_path(start, dist).expect("the start is within the distances")
 }
 
 fn board3() -> impl Strategy<Value = Board3> {
@@ -69,14 +44,14 @@ proptest! {
     /// optimal length, lexicographic minimum and replay.
     #[test]
     fn eight_matches_bfs(target in board3(), starts in prop::collection::vec(board3(), 16)) {
-        let dist = distances_to(target, u8::MAX);
+        let dist = distances_to(target, u32::MAX);
         for start in starts {
             let answer = eight::solve(&start, &target);
             match dist.get(&start) {
                 None => prop_assert!(answer.is_none(), "{start:?} cannot reach {target:?}"),
                 Some(&d) => {
                     let moves = answer.expect("reachable");
-                    prop_assert_eq!(moves.len(), usize::from(d));
+                    prop_assert_eq!(moves.len(), d as usize);
                     prop_assert_eq!(start.replay(&moves).unwrap(), target);
                     prop_assert_eq!(moves, greedy_path(start, &dist));
                 }
@@ -86,8 +61,8 @@ proptest! {
 }
 
 /// Radius of the exact table around the 4×4 goal used by the 4×4 oracle.
-const RADIUS: u8 = 13;
-static NEAR_GOAL: LazyLock<HashMap<Board4, u8>> =
+const RADIUS: u32 = 13;
+static NEAR_GOAL: LazyLock<HashMap<Board4, u32>> =
     LazyLock::new(|| distances_to(Board4::goal(), RADIUS));
 
 /// The optimal, lexicographically smallest path to `target` by exhaustive depth-first search
@@ -96,13 +71,10 @@ static NEAR_GOAL: LazyLock<HashMap<Board4, u8>> =
 fn oracle_fifteen(
     start: Board4,
     target: Board4,
-    near: &HashMap<Board4, u8>,
-    radius: u8,
+    near: &HashMap<Board4, u32>,
+    radius: u32,
 ) -> Vec<Move> {
-    let lower_bound = |b: &Board4| {
-        near.get(b)
-            .map_or(usize::from(radius) + 1, |&d| usize::from(d))
-    };
+    let lower_bound = |b: &Board4| near.get(b).map_or(radius as usize + 1, |&d| d as usize);
     fn dfs(
         b: Board4,
         target: Board4,
@@ -177,7 +149,7 @@ proptest! {
         to_target in prop::collection::vec(0u8..3, 0..=80),
         walks in prop::collection::vec(prop::collection::vec(0u8..3, 10..=18), 4),
     ) {
-        const NEAR: u8 = 10;
+        const NEAR: u32 = 10;
         let target = random_walk(Board4::goal(), &to_target);
         let near = distances_to(target, NEAR);
         for walk in walks {

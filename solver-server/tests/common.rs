@@ -1,9 +1,10 @@
 //! Starting servers, talking to them, reading their metrics, and making cases.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::net::SocketAddr;
 
-use solver_core::{Board, Board3, Board4, Move};
+use solver_core::tiles::bfs;
+use solver_core::{Board, Board3, Board4, Move, format_moves};
 use solver_proto::v2::solver_service_client::SolverServiceClient;
 use solver_server::pb::solver_client::SolverClient;
 use solver_server::pb::{self, sliding_reply};
@@ -217,38 +218,14 @@ pub(crate) fn endless() -> (Board4, Board4) {
     (start, Board4::goal())
 }
 
-/// The oracle: exact distances to `target` of every board that can reach it, by plain BFS over
-/// hash maps (3×3 only: 181,440 boards).
-pub(crate) fn distances3(target: Board3) -> HashMap<Board3, usize> {
-    let mut dist = HashMap::from([(target, 0)]);
-    let mut queue = VecDeque::from([target]);
-    while let Some(board) = queue.pop_front() {
-        let d = dist[&board];
-        for mv in Move::ALL {
-            if let Some(next) = board.apply(mv) {
-                dist.entry(next).or_insert_with(|| {
-                    queue.push_back(next);
-                    d + 1
-                });
-            }
-        }
-    }
-    dist
+/// The oracle: exact distances to `target` of every board that can reach it, by plain BFS
+/// (3×3 only: 181,440 boards).
+pub(crate) fn distances3(target: Board3) -> HashMap<Board3, u32> {
+    bfs::distances(target, u32::MAX)
 }
 
 /// The lexicographically smallest optimal path from `start`, given the oracle's distances to the
 /// target: at every step the first move (`d, l, r, u`) that gets one closer.
-pub(crate) fn oracle_path(start: Board3, dist: &HashMap<Board3, usize>) -> String {
-    let mut board = start;
-    let mut path = String::new();
-    while dist[&board] > 0 {
-        let (mv, next) = Move::ALL
-            .iter()
-            .filter_map(|&m| board.apply(m).map(|b| (m, b)))
-            .find(|(_, b)| dist.get(b).is_some_and(|&d| d + 1 == dist[&board]))
-            .expect("some move gets closer");
-        path.push(mv.letter());
-        board = next;
-    }
-    path
+pub(crate) fn oracle_path(start: Board3, dist: &HashMap<Board3, u32>) -> String {
+    format_moves(&bfs::smallest_path(start, dist).expect("the start can reach the target"))
 }

@@ -378,7 +378,7 @@ async fn hint_distances_are_exact() {
             .await
             .unwrap()
             .into_inner();
-        check_hint(&hint, &start, |b| distances[b]);
+        check_hint(&hint, &start, |b| distances[b] as usize);
     }
 
     // 4×4: each child's distance checked by solving it.
@@ -463,7 +463,7 @@ async fn scramble_is_exact_and_reproducible() {
     for (distance, seed) in [(0, 1), (1, 2), (14, 0), (27, 99), (31, 5), (31, 6)] {
         let drawn = scramble(&mut client, 3, distance, seed).await;
         let board = Board3::from_cells(&drawn.board).unwrap();
-        assert_eq!(distances[&board], distance as usize);
+        assert_eq!(distances[&board], distance);
         assert_eq!((drawn.distance, drawn.seed), (distance, seed));
         assert_eq!(drawn.sampling(), Sampling::Uniform);
         assert_eq!(

@@ -137,7 +137,7 @@ pub fn eight(start: &Board3, target: &Board3) -> Option<Hint> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::{HashMap, VecDeque};
+    use std::collections::HashMap;
 
     use proptest::prelude::*;
 
@@ -145,20 +145,7 @@ mod tests {
 
     /// Exact distances to `target` of every board of its class, by plain BFS.
     fn distances(target: Board3) -> HashMap<Board3, u32> {
-        let mut dist = HashMap::from([(target, 0)]);
-        let mut queue = VecDeque::from([target]);
-        while let Some(board) = queue.pop_front() {
-            let d = dist[&board];
-            for mv in Move::ALL {
-                if let Some(next) = board.apply(mv) {
-                    dist.entry(next).or_insert_with(|| {
-                        queue.push_back(next);
-                        d + 1
-                    });
-                }
-            }
-        }
-        dist
+        crate::tiles::bfs::distances(target, u32::MAX)
     }
 
     fn board3() -> impl Strategy<Value = Board3> {

@@ -1,5 +1,6 @@
 //! Sliding-tile puzzles: the 8-puzzle (3×3) and the 15-puzzle (4×4).
 
+pub mod bfs;
 mod board;
 pub mod eight;
 pub mod fifteen;

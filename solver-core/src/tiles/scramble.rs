@@ -324,7 +324,7 @@ impl UniformSampler {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::{HashMap, VecDeque};
+    use std::collections::HashMap;
 
     use proptest::prelude::*;
 
@@ -333,21 +333,7 @@ mod tests {
 
     /// Exact distances from the goal of every 3×3 board of its class, by plain BFS.
     fn oracle() -> HashMap<Board3, u32> {
-        let goal = Board3::goal();
-        let mut dist = HashMap::from([(goal, 0)]);
-        let mut queue = VecDeque::from([goal]);
-        while let Some(board) = queue.pop_front() {
-            let d = dist[&board];
-            for mv in Move::ALL {
-                if let Some(next) = board.apply(mv) {
-                    dist.entry(next).or_insert_with(|| {
-                        queue.push_back(next);
-                        d + 1
-                    });
-                }
-            }
-        }
-        dist
+        crate::tiles::bfs::distances(Board3::goal(), u32::MAX)
     }
 
     #[test]
