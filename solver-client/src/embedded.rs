@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use solver_server::{Config, DataDir, Kind};
+use solver_server::{Config, DataDir, Kind, ServingStatus};
 use tokio::sync::oneshot;
 
 /// A running embedded server. Dropping it asks the server to shut down.
@@ -92,11 +92,11 @@ impl Embedded {
         let started = std::time::Instant::now();
         loop {
             let status = solver_server::check_health(&self.addr.to_string(), POLL).await;
-            if status.as_deref() == Ok("SERVING") {
+            if matches!(status, Ok(ServingStatus::Serving)) {
                 return Ok(());
             }
             if started.elapsed() > READY_LIMIT {
-                let why = status.unwrap_or_else(|message| message);
+                let why = status.map_or_else(|e| e.to_string(), |s| s.as_str_name().to_owned());
                 anyhow::bail!("the embedded server was not ready after {READY_LIMIT:?}: {why}");
             }
             tokio::time::sleep(Duration::from_millis(5)).await;

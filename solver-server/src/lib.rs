@@ -41,8 +41,10 @@ mod service;
 pub use config::{Config, Kind, WarmUp, parse_duration};
 pub use data::{BuildEvent, DataDir, DataError, Stored};
 pub use errors::ServeError;
-pub use probe::check_health;
+pub use probe::{ProbeError, check_health};
 pub use server::serve;
+/// A server's health, as `grpc.health.v1` reports it ([`check_health`]).
+pub use tonic_health::pb::health_check_response::ServingStatus;
 
 /// The code generated from `proto/solver/v1/solver.proto` (messages, `solver_client::SolverClient`
 /// and `solver_server::SolverServer`), re-exported from the `solver-proto` crate, which is where

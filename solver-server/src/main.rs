@@ -86,8 +86,8 @@ fn main() -> ExitCode {
             return runtime().map_or(ExitCode::FAILURE, |rt| {
                 match rt.block_on(solver_server::check_health(&addr, timeout)) {
                     Ok(status) => {
-                        println!("{status}");
-                        if status == "SERVING" {
+                        println!("{}", status.as_str_name());
+                        if status == solver_server::ServingStatus::Serving {
                             ExitCode::SUCCESS
                         } else {
                             ExitCode::FAILURE

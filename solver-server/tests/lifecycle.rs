@@ -305,9 +305,9 @@ async fn health_check_command() {
     let started = Instant::now();
     loop {
         match solver_server::check_health(&server.addr.to_string(), Duration::from_secs(2)).await {
-            Ok(status) if status == "SERVING" => break,
-            Ok(status) => assert_eq!(status, "NOT_SERVING"),
-            Err(message) => panic!("{message}"),
+            Ok(solver_server::ServingStatus::Serving) => break,
+            Ok(status) => assert_eq!(status, solver_server::ServingStatus::NotServing),
+            Err(err) => panic!("{err}"),
         }
         assert!(started.elapsed() < LIMIT, "never SERVING");
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -316,6 +316,7 @@ async fn health_check_command() {
     server.stop().await.unwrap();
     let err = solver_server::check_health(&addr.to_string(), Duration::from_millis(500))
         .await
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains(&addr.to_string()), "{err}");
 }
