@@ -185,17 +185,21 @@ pub struct Config {
     #[arg(long, env = "SOLVER_CASE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
     pub case_timeout: Duration,
 
-    /// Search nodes a 15-puzzle case may expand when its request sets no `node_budget`; 0 means
-    /// no node limit (the time limit still applies).
+    /// Search nodes a searched case may expand when its request sets no `node_budget` (a
+    /// 15-puzzle node is a board, a Solitaire node a position; 3×3 cases are looked up, not
+    /// searched); 0 means no node limit (the time limit still applies).
     #[arg(long, env = "SOLVER_NODE_BUDGET", default_value_t = 0)]
     pub node_budget: u64,
 
-    /// Most search nodes any 15-puzzle case may expand, whatever its request asks; 0 means no cap.
+    /// Most search nodes any 15-puzzle or Solitaire case (or v2 call: a hint's or a scramble's
+    /// searches together) may expand, whatever its request asks; 0 means no cap.
     #[arg(long, env = "SOLVER_MAX_NODE_BUDGET", default_value_t = 0)]
     pub max_node_budget: u64,
 
-    /// Largest Solitaire `max_moves` accepted; larger requests get INVALID_ARGUMENT.
-    #[arg(long, env = "SOLVER_MAX_SOLITAIRE_MOVES", default_value_t = crate::engine::SOLITAIRE_MOVES_LIMIT)]
+    /// Largest Solitaire `max_moves` accepted (1 to 256: a search ends by itself long before,
+    /// the board having 635,376 positions); larger requests get INVALID_ARGUMENT.
+    #[arg(long, env = "SOLVER_MAX_SOLITAIRE_MOVES", default_value_t = crate::engine::SOLITAIRE_MOVES_LIMIT,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::engine::SOLITAIRE_MOVES_LIMIT)))]
     pub max_solitaire_moves: u32,
 
     /// On SIGTERM/SIGINT, how long in-flight cases may take to finish before they are cancelled.
@@ -415,6 +419,33 @@ mod tests {
         );
         assert!(Config::try_parse_from(["solver-server", "--max-streams", "99999999999"]).is_err());
         assert!(Config::try_parse_from(["solver-server", "--workers", "100000"]).is_err());
+    }
+
+    #[test]
+    fn a_solitaire_move_limit_out_of_range_is_refused_not_clamped() {
+        for bad in ["0", "257", "100000"] {
+            let err = Config::try_parse_from(["solver-server", "--max-solitaire-moves", bad])
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("--max-solitaire-moves") && err.contains("1..=256"),
+                "{err}"
+            );
+        }
+        let config =
+            Config::try_parse_from(["solver-server", "--max-solitaire-moves", "256"]).unwrap();
+        assert_eq!(config.max_solitaire_moves, 256);
+    }
+
+    #[test]
+    fn data_directory_choice() {
+        let config = Config::try_parse_from(["solver-server", "--data-dir", "/srv/db"]).unwrap();
+        assert_eq!(config.data().path(), Some(std::path::Path::new("/srv/db")));
+        let config = Config::try_parse_from(["solver-server", "--no-data-dir"]).unwrap();
+        assert_eq!(config.data().path(), None);
+        assert!(
+            Config::try_parse_from(["solver-server", "--no-data-dir", "--data-dir", "/x"]).is_err()
+        );
     }
 
     #[test]

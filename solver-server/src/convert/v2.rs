@@ -156,10 +156,7 @@ fn read_case(request: &pb::SolveRequest, shared: &Shared) -> Result<AnyCase, Fai
             let squares = |squares: &[pb::Square]| -> Vec<(u32, u32)> {
                 squares.iter().map(|s| (s.row, s.col)).collect()
             };
-            let limit = shared
-                .config
-                .max_solitaire_moves
-                .min(engine::SOLITAIRE_MOVES_LIMIT);
+            let limit = shared.config.max_solitaire_moves;
             let case: SolitaireCase = super::solitaire_case(
                 &squares(&solitaire.start),
                 &squares(&solitaire.end),

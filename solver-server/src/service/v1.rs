@@ -124,10 +124,7 @@ impl Edge for SolveSolitaire {
     type Id = u64;
 
     fn read(request: pb::SolitaireRequest, shared: &Shared) -> Read<Self> {
-        let limit = shared
-            .config
-            .max_solitaire_moves
-            .min(engine::SOLITAIRE_MOVES_LIMIT);
+        let limit = shared.config.max_solitaire_moves;
         (
             request.id,
             Kind::Solitaire,
