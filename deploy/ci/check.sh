@@ -131,7 +131,7 @@ cp "$BIN" "$WORK/builder/solver-server"
 # blank elsewhere). CI's databases step (.ci/run) leaves them in target/databases; without it, the
 # binary above builds them (minutes; as the Dockerfile's `databases` stage does).
 DB_NAME=pdb-78-v1.bin
-DB_LOADED_LOG='pattern databases loaded set=pdb-78' # the server's log line once they are in use
+DB_LOADED_LOG='pattern databases loaded.*pdb-78' # the server's log line (text or JSON) once they are in use
 DB_DIR=$ROOT/target/databases
 if [ -s "$DB_DIR/$DB_NAME" ]; then
     say "databases: using $DB_DIR (made by CI's databases step)"
