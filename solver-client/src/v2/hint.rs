@@ -8,7 +8,7 @@ use solver_core::Move;
 use solver_proto::v2 as pb;
 use solver_server::DataDir;
 
-use super::{Boards, Connection, print_json, refused, stats_json};
+use super::{Boards, Client, Common, Connection, print_json, stats_json};
 use crate::output::Output;
 
 /// `hint`'s arguments.
@@ -18,15 +18,8 @@ use crate::output::Output;
                         move makes it one larger."
 )]
 pub(crate) struct Args {
-    /// The board to reach (default: the standard goal, blank last), in the same forms as BOARD.
-    #[arg(long, value_name = "BOARD")]
-    target: Option<String>,
-    /// Most search nodes the server may spend (0: the server's default).
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    node_budget: u64,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    common: Common,
     /// The position: 9 numbers (3×3) or 16 (4×4) row by row, 0 or x for the blank; as separate
     /// arguments, one quoted string, or packed for 3×3 (`12345678x`).
     #[arg(value_name = "BOARD", required = true)]
@@ -35,7 +28,7 @@ pub(crate) struct Args {
 
 /// Runs `hint`.
 pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Result<ExitCode> {
-    let boards = Boards::parse(&args.board, args.target.as_deref())?;
+    let boards = Boards::parse(&args.board, args.common.target.as_deref())?;
     let connection = Connection::open(server, data, boards.start.kind())?;
     let request = pb::HintRequest {
         rows: boards.side(),
@@ -43,22 +36,21 @@ pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Re
         start: boards.start.cells(),
         target: boards.target_cells(),
         limits: Some(pb::Limits {
-            node_budget: args.node_budget,
+            node_budget: args.common.node_budget,
         }),
     };
-    let response = match connection.call(|mut client| {
+    let call = |mut client: Client| {
         let request = request.clone();
         async move { client.hint(request).await }
-    }) {
-        Ok(response) => response,
-        Err(status) => return refused(&status, args.json),
     };
-    if args.json {
-        print_json(&json(&boards, &response))?;
-    } else {
-        text(&response)?;
-    }
-    Ok(ExitCode::SUCCESS)
+    connection.answer(args.common.json, call, |response| {
+        if args.common.json {
+            print_json(&json(&boards, &response))?;
+        } else {
+            text(&response)?;
+        }
+        Ok(())
+    })
 }
 
 /// The answer for a person: the distance, then one line per move.

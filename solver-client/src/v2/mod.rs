@@ -178,8 +178,22 @@ fn shown(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The options of the commands that look at one position and its target (`hint`, `verify`).
+#[derive(Debug, clap::Args)]
+pub(super) struct Common {
+    /// The board to reach (default: the standard goal, blank last), in the same forms as BOARD.
+    #[arg(long, value_name = "BOARD")]
+    pub(super) target: Option<String>,
+    /// Most search nodes the server may spend (0: the server's default).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub(super) node_budget: u64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub(super) json: bool,
+}
+
 /// The client of the `solver.v2` service.
-type Client = SolverServiceClient<Channel>;
+pub(super) type Client = SolverServiceClient<Channel>;
 
 /// The connection of one command: the servers, the runtime the call runs on, and the embedded
 /// server when there is no `--server` (dropped last, which stops it).
@@ -227,6 +241,25 @@ impl Connection {
             }
             Err(last)
         })
+    }
+
+    /// Every command's flow: one call with `call` (as [`call`](Self::call) makes it), the
+    /// response handed to `show`, or the refusal reported as [`refused`] does (as JSON with
+    /// `json`).
+    fn answer<T, F, Fut>(
+        &self,
+        json: bool,
+        call: F,
+        show: impl FnOnce(T) -> anyhow::Result<()>,
+    ) -> anyhow::Result<ExitCode>
+    where
+        F: FnMut(Client) -> Fut,
+        Fut: Future<Output = Result<tonic::Response<T>, Status>>,
+    {
+        match self.call(call) {
+            Ok(response) => show(response).map(|()| ExitCode::SUCCESS),
+            Err(status) => refused(&status, json),
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use solver_core::{Board3, Board4};
 use solver_proto::v2 as pb;
 use solver_server::{DataDir, Kind};
 
-use super::{AnyBoard, Connection, line, print_json, refused, stats_json, write_board};
+use super::{AnyBoard, Client, Connection, line, print_json, stats_json, write_board};
 use crate::output::Output;
 
 /// The board sizes served.
@@ -71,30 +71,28 @@ pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Re
         distance: args.distance,
         seed,
     };
-    let response = match connection.call(|mut client| async move { client.scramble(request).await })
-    {
-        Ok(response) => response,
-        Err(status) => return refused(&status, args.json),
-    };
-    let board = match args.size {
-        Size::Eight => Board3::from_cells(&response.board).map(AnyBoard::Eight),
-        Size::Fifteen => Board4::from_cells(&response.board).map(AnyBoard::Fifteen),
-    }
-    .map_err(|e| anyhow::anyhow!("the server sent a board that is not one: {e}"))?;
-    if args.json {
-        print_json(&serde_json::json!({
-            "rows": args.size.side(),
-            "cols": args.size.side(),
-            "board": response.board,
-            "distance": response.distance,
-            "seed": response.seed,
-            "sampling": sampling_name(response.sampling()),
-            "stats": stats_json(response.stats.as_ref()),
-        }))?;
-    } else {
-        text(args.size, board, &response)?;
-    }
-    Ok(ExitCode::SUCCESS)
+    let call = |mut client: Client| async move { client.scramble(request).await };
+    connection.answer(args.json, call, |response| {
+        let board = match args.size {
+            Size::Eight => Board3::from_cells(&response.board).map(AnyBoard::Eight),
+            Size::Fifteen => Board4::from_cells(&response.board).map(AnyBoard::Fifteen),
+        }
+        .map_err(|e| anyhow::anyhow!("the server sent a board that is not one: {e}"))?;
+        if args.json {
+            print_json(&serde_json::json!({
+                "rows": args.size.side(),
+                "cols": args.size.side(),
+                "board": response.board,
+                "distance": response.distance,
+                "seed": response.seed,
+                "sampling": sampling_name(response.sampling()),
+                "stats": stats_json(response.stats.as_ref()),
+            }))?;
+        } else {
+            text(args.size, board, &response)?;
+        }
+        Ok(())
+    })
 }
 
 /// The sampling's name in JSON (`uniform`, `random_walk`).

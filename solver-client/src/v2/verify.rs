@@ -8,7 +8,7 @@ use anyhow::bail;
 use solver_proto::v2 as pb;
 use solver_server::DataDir;
 
-use super::{Boards, Connection, print_json, refused, stats_json};
+use super::{Boards, Client, Common, Connection, print_json, stats_json};
 use crate::output::Output;
 
 /// `verify`'s arguments.
@@ -19,15 +19,8 @@ use crate::output::Output;
                   when it could not (a bad argument, no server)."
 )]
 pub(crate) struct Args {
-    /// The board to reach (default: the standard goal, blank last), in the same forms as BOARD.
-    #[arg(long, value_name = "BOARD")]
-    target: Option<String>,
-    /// Most search nodes the server may spend finding the optimal length (0: its default).
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    node_budget: u64,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    common: Common,
     /// The start board (9 numbers for 3×3 or 16 for 4×4, row by row, 0 or x for the blank; as
     /// separate arguments, one quoted string, or packed for 3×3), then the moves: one letter per
     /// move of the blank (`u`, `d`, `l`, `r`), "" for none.
@@ -43,7 +36,7 @@ pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Re
     if board.is_empty() {
         bail!("a board and then the moves expected");
     }
-    let boards = Boards::parse(board, args.target.as_deref())?;
+    let boards = Boards::parse(board, args.common.target.as_deref())?;
     let connection = Connection::open(server, data, boards.start.kind())?;
     let request = pb::VerifyRequest {
         rows: boards.side(),
@@ -53,35 +46,34 @@ pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Re
         // As given: the server names `moves` when one is not a move letter.
         moves: moves.trim().to_owned(),
         limits: Some(pb::Limits {
-            node_budget: args.node_budget,
+            node_budget: args.common.node_budget,
         }),
     };
-    let response = match connection.call(|mut client| {
+    let call = |mut client: Client| {
         let request = request.clone();
         async move { client.verify(request).await }
-    }) {
-        Ok(response) => response,
-        Err(status) => return refused(&status, args.json),
     };
-    if args.json {
-        print_json(&serde_json::json!({
-            "rows": boards.side(),
-            "cols": boards.side(),
-            "start": boards.start.cells(),
-            "target": boards.target_or_goal().cells(),
-            "moves": request.moves,
-            "legal": response.legal,
-            "first_illegal_index": response.first_illegal_index,
-            "reaches_target": response.reaches_target,
-            "length": response.length,
-            "optimal_length": response.optimal_length,
-            "excess": response.excess,
-            "stats": stats_json(response.stats.as_ref()),
-        }))?;
-    } else {
-        text(&request.moves, &response)?;
-    }
-    Ok(ExitCode::SUCCESS)
+    connection.answer(args.common.json, call, |response| {
+        if args.common.json {
+            print_json(&serde_json::json!({
+                "rows": boards.side(),
+                "cols": boards.side(),
+                "start": boards.start.cells(),
+                "target": boards.target_or_goal().cells(),
+                "moves": request.moves,
+                "legal": response.legal,
+                "first_illegal_index": response.first_illegal_index,
+                "reaches_target": response.reaches_target,
+                "length": response.length,
+                "optimal_length": response.optimal_length,
+                "excess": response.excess,
+                "stats": stats_json(response.stats.as_ref()),
+            }))?;
+        } else {
+            text(&request.moves, &response)?;
+        }
+        Ok(())
+    })
 }
 
 /// The verdict for a person, one `what: value` line each.

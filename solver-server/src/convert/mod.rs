@@ -96,6 +96,11 @@ fn position(field: &'static str, squares: &[(u32, u32)]) -> Result<Position, Fai
     Position::new(&squares).map_err(|e| Failure::invalid(field, e.to_string()))
 }
 
+/// A count (moves, steps) as the wire's `uint32`, saturating: no answer comes near the limit.
+pub(crate) fn count(len: usize) -> u32 {
+    u32::try_from(len).unwrap_or(u32::MAX)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -62,7 +62,7 @@ pub(crate) fn sliding_reply(id: u64, result: Result<SlidingAnswer, Failure>) -> 
             id,
             cached,
             outcome: Some(sliding_reply::Outcome::Solution(pb::SlidingSolution {
-                length: u32::try_from(moves.len()).unwrap_or(u32::MAX),
+                length: super::count(moves.len()),
                 moves: moves.to_string(),
             })),
             stats: Some(stats(found)),
@@ -100,7 +100,7 @@ fn solitaire_moves(steps: &[Step]) -> pb::SolitaireSolution {
                 to: Some(square(step.to)),
             })
             .collect(),
-        length: u32::try_from(steps.len()).unwrap_or(u32::MAX),
+        length: super::count(steps.len()),
     }
 }
 

@@ -196,7 +196,7 @@ fn solitaire_moves(steps: &[Step]) -> pb::SolitaireSolution {
                 destination: Some(square(step.to)),
             })
             .collect(),
-        length: u32::try_from(steps.len()).unwrap_or(u32::MAX),
+        length: super::count(steps.len()),
     }
 }
 
@@ -207,7 +207,7 @@ fn sliding_response(answer: SlidingAnswer, elapsed: Duration) -> pb::SolveRespon
             cached,
             stats: found,
         } => {
-            let length = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+            let length = super::count(moves.len());
             pb::SolveResponse {
                 outcome: Some(solve_response::Outcome::Solution(pb::Solution {
                     kind: Some(solution::Kind::Sliding(pb::SlidingSolution {

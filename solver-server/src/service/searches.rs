@@ -163,5 +163,5 @@ impl Searches {
 }
 
 pub(crate) fn length(moves: &[Move]) -> u32 {
-    u32::try_from(moves.len()).unwrap_or(u32::MAX)
+    crate::convert::count(moves.len())
 }

@@ -6,6 +6,8 @@ the python stubs of proto/solver/v1 and v2 and the google.rpc files they use are
 default target/foreign/stubs).
 """
 
+import collections
+import functools
 import os
 import random
 import re
@@ -204,6 +206,50 @@ def walk(goal, width, moves, rng):
 
 EIGHT_GOAL = [1, 2, 3, 4, 5, 6, 7, 8, 0]
 FIFTEEN_GOAL = list(range(1, 16)) + [0]
+MOVES = "dlru"  # byte order: the order searches try moves in
+
+
+def step(board, width, move):
+    """The board (a tuple) after the blank moves `move`, or None when it would leave the board."""
+    blank = board.index(0)
+    row, col = divmod(blank, width)
+    target = {
+        "u": blank - width if row > 0 else None,
+        "d": blank + width if row < width - 1 else None,
+        "l": blank - 1 if col > 0 else None,
+        "r": blank + 1 if col < width - 1 else None,
+    }[move]
+    if target is None:
+        return None
+    board = list(board)
+    board[blank], board[target] = board[target], board[blank]
+    return tuple(board)
+
+
+def replay(board, width, moves):
+    """The board after every move of `moves`, asserting each is legal."""
+    board = tuple(board)
+    for move in moves:
+        board = step(board, width, move)
+        assert board is not None, f"illegal move {move} in {moves}"
+    return board
+
+
+@functools.lru_cache(maxsize=1)
+def eight_distance_table():
+    """Exact distance to the 3x3 goal of every board that reaches it, by breadth-first search."""
+    goal = tuple(EIGHT_GOAL)
+    dist = {goal: 0}
+    queue = collections.deque([goal])
+    while queue:
+        board = queue.popleft()
+        for move in MOVES:
+            child = step(board, 3, move)
+            if child is not None and child not in dist:
+                dist[child] = dist[board] + 1
+                queue.append(child)
+    assert len(dist) == 181440
+    return dist
 
 
 @pytest.fixture(scope="session")

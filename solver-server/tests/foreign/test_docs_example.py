@@ -6,9 +6,10 @@ moves replayed, distances by breadth-first search (3x3) or by `Solve` (4x4)."""
 import re
 import subprocess
 import sys
-from collections import deque
 
-from conftest import EIGHT_GOAL, FIFTEEN_GOAL, ROOT  # also puts the test stubs on sys.path
+from conftest import (  # also puts the test stubs on sys.path
+    EIGHT_GOAL, FIFTEEN_GOAL, ROOT, eight_distance_table, replay, step,
+)
 from solver.v2 import solver_pb2 as v2, solver_pb2_grpc as v2_grpc
 
 EXAMPLE = ROOT / "docs" / "examples" / "python" / "call_v2.py"
@@ -21,45 +22,9 @@ PROTOC = [
 ]
 
 
-def step(board, width, move):
-    blank = board.index(0)
-    row, col = divmod(blank, width)
-    target = {
-        "u": blank - width if row > 0 else None,
-        "d": blank + width if row < width - 1 else None,
-        "l": blank - 1 if col > 0 else None,
-        "r": blank + 1 if col < width - 1 else None,
-    }[move]
-    if target is None:
-        return None
-    board = list(board)
-    board[blank], board[target] = board[target], board[blank]
-    return tuple(board)
-
-
-def replay(board, width, moves):
-    board = tuple(board)
-    for move in moves:
-        board = step(board, width, move)
-        assert board is not None, f"illegal move {move} in {moves}"
-    return board
-
-
 def eight_distance(board):
-    """The exact distance of a 3x3 board to the goal, by breadth-first search from the goal."""
-    goal, board = tuple(EIGHT_GOAL), tuple(board)
-    dist = {goal: 0}
-    queue = deque([goal])
-    while queue:
-        current = queue.popleft()
-        if current == board:
-            return dist[current]
-        for move in "dlru":
-            child = step(current, 3, move)
-            if child is not None and child not in dist:
-                dist[child] = dist[current] + 1
-                queue.append(child)
-    return None
+    """The exact distance of a 3x3 board to the goal (None when it cannot reach it)."""
+    return eight_distance_table().get(tuple(board))
 
 
 def numbers(text):

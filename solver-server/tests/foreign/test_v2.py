@@ -4,7 +4,6 @@ independently (replayed; a breadth-first search for 3x3 boards and Solitaire, Ko
 lengths for 4x4, and `Solve` itself for the distances of scrambles and hints on 4x4)."""
 
 import random
-from collections import deque
 from pathlib import Path
 
 import grpc
@@ -12,54 +11,20 @@ import pytest
 from grpc_health.v1 import health_pb2
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from conftest import EIGHT_GOAL, FIFTEEN_GOAL, walk  # also puts the generated stubs on sys.path
+from conftest import (  # also puts the generated stubs on sys.path
+    EIGHT_GOAL, FIFTEEN_GOAL, MOVES, eight_distance_table, replay, step, walk,
+)
 from google.rpc import error_details_pb2, status_pb2
 from solver.v2 import solver_pb2 as v2, solver_pb2_grpc as v2_grpc
 
 KORF = Path(__file__).resolve().parents[1] / "fixtures" / "korf100.txt"
-MOVES = "dlru"  # byte order: the order searches try moves in
 TIMEOUT = 60
-
-
-def step(board, width, move):
-    """The board after the blank moves `move`, or None when it would leave the board."""
-    blank = board.index(0)
-    row, col = divmod(blank, width)
-    target = {
-        "u": blank - width if row > 0 else None,
-        "d": blank + width if row < width - 1 else None,
-        "l": blank - 1 if col > 0 else None,
-        "r": blank + 1 if col < width - 1 else None,
-    }[move]
-    if target is None:
-        return None
-    board = list(board)
-    board[blank], board[target] = board[target], board[blank]
-    return tuple(board)
-
-
-def replay(board, width, moves):
-    for move in moves:
-        board = step(board, width, move)
-        assert board is not None, f"illegal move {move}"
-    return board
 
 
 @pytest.fixture(scope="module")
 def eight_distances():
     """Exact distance to the 3x3 goal of every board that reaches it, by BFS."""
-    goal = tuple(EIGHT_GOAL)
-    dist = {goal: 0}
-    queue = deque([goal])
-    while queue:
-        board = queue.popleft()
-        for move in MOVES:
-            child = step(board, 3, move)
-            if child is not None and child not in dist:
-                dist[child] = dist[board] + 1
-                queue.append(child)
-    assert len(dist) == 181440
-    return dist
+    return eight_distance_table()
 
 
 def smallest_optimal(board, dist):
