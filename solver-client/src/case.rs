@@ -1,6 +1,6 @@
 //! The cases of a run: validated queries read from the input, and the answers that come back.
 
-use solver_core::solitaire::Step;
+use solver_core::solitaire::{Position, Step};
 use solver_core::{Board3, Board4, Move};
 
 /// One validated question for the service, parsed once at the edge.
@@ -21,8 +21,24 @@ pub(crate) enum Query {
         target: Board4,
     },
     /// Two Solitaire positions and the move limit.
-    Solitaire(crate::judge::solitaire::Pair),
+    Solitaire(Pair),
 }
+
+/// One Solitaire question: from `start`, reach `end` within `max_moves`?
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Pair {
+    /// The start position.
+    pub(crate) start: Position,
+    /// The end position.
+    pub(crate) end: Position,
+    /// The move limit.
+    pub(crate) max_moves: u32,
+}
+
+/// What is wrong with a case's text, as its format words it for the person who wrote it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct ReadError(pub(crate) String);
 
 /// One case of the input, numbered as the judge numbers it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,7 +48,7 @@ pub(crate) struct Case {
     /// 1-based line where the case starts.
     pub(crate) line: usize,
     /// The query, or what is wrong with the case's text.
-    pub(crate) query: Result<Query, String>,
+    pub(crate) query: Result<Query, ReadError>,
 }
 
 /// Everything read from one input.
@@ -51,7 +67,7 @@ impl Input {
         self.cases.push(Case {
             number,
             line,
-            query,
+            query: query.map_err(ReadError),
         });
     }
 }

@@ -8,10 +8,18 @@ use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
-use tonic::transport::Endpoint as TonicEndpoint;
-use tonic::transport::Uri;
+use tonic::transport::{Channel, Endpoint as TonicEndpoint, Uri};
 
-use crate::session::Endpoint;
+/// A connected server endpoint.
+#[derive(Debug, Clone)]
+pub(crate) struct Endpoint {
+    /// Its URL, for messages.
+    pub(crate) url: String,
+    /// The connection.
+    pub(crate) channel: Channel,
+}
+
+use crate::embedded::Embedded;
 
 /// Port assumed when a URL gives none.
 const DEFAULT_PORT: u16 = 50051;
@@ -98,6 +106,25 @@ pub(crate) async fn connect(urls: &[String]) -> anyhow::Result<Vec<Endpoint>> {
         }
         None => Ok(endpoints),
     }
+}
+
+/// Connects to the `--server` endpoints, or to the embedded server once it is ready.
+///
+/// # Errors
+/// No server named or embedded, a `--server` that names none, or none reachable.
+pub(crate) async fn open(
+    server: Option<&str>,
+    embedded: Option<&Embedded>,
+) -> anyhow::Result<Vec<Endpoint>> {
+    let urls = match (server, embedded) {
+        (Some(server), _) => resolve(server).await?,
+        (None, Some(embedded)) => {
+            embedded.ready().await?;
+            vec![embedded.url()]
+        }
+        (None, None) => bail!("no server to talk to"),
+    };
+    connect(&urls).await
 }
 
 #[cfg(test)]

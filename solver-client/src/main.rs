@@ -12,14 +12,23 @@
 
 mod case;
 mod databases;
+mod draw;
 mod embedded;
 mod endpoints;
+mod failure;
 mod human;
 mod judge;
 mod load;
 mod output;
 mod progress;
+#[cfg(test)]
+#[path = "../tests/random.rs"]
+mod random;
+#[cfg(test)]
+#[path = "../tests/server.rs"]
+mod server;
 mod session;
+mod sink;
 mod v2;
 mod wire;
 
@@ -30,9 +39,9 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use clap::{Parser, Subcommand};
-use solver_server::{DataDir, Kind};
+use solver_server::DataDir;
 
-use crate::judge::{Problem, Service};
+use crate::judge::Problem;
 
 /// Solve puzzles with the solver service, in online-judge formats or for a person.
 #[derive(Debug, Parser)]
@@ -184,8 +193,8 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let data = cli.data();
     let kind = match cli.command {
-        Command::Judge { problem } => problem.service(),
-        Command::Solve(ref puzzle) => puzzle.service(),
+        Command::Judge { problem } => problem.kind(),
+        Command::Solve(ref puzzle) => puzzle.kind(),
         Command::Load(args) => {
             return load::run(cli.server.as_deref(), data, !cli.no_progress, args);
         }
@@ -198,7 +207,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     // Start the embedded server first: it warms its tables up while the input is read.
     let embedded = match &cli.server {
         Some(_) => None,
-        None => Some(embedded::Embedded::start(vec![kind_of(kind)], data)?),
+        None => Some(embedded::Embedded::start(vec![kind], data)?),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -221,7 +230,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             runtime.block_on(answer_all(
                 cli.server.as_deref(),
                 embedded.as_ref(),
-                problem.service(),
                 cases,
                 &mut printer,
             ))?;
@@ -249,7 +257,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             runtime.block_on(answer_all(
                 cli.server.as_deref(),
                 embedded.as_ref(),
-                kind,
                 cases,
                 &mut printer,
             ))?;
@@ -267,26 +274,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The server table kind behind an RPC.
-fn kind_of(service: Service) -> Kind {
-    match service {
-        Service::Eight => Kind::Eight,
-        Service::Fifteen => Kind::Fifteen,
-        Service::Solitaire => Kind::Solitaire,
-    }
-}
-
-/// Connects (to `--server` or the embedded server) and runs every case through `service`,
-/// handing the answers to `sink` in input order.
+/// Connects (to `--server` or the embedded server) and runs every case, handing the answers to
+/// `sink` in input order.
 async fn answer_all(
     server: Option<&str>,
     embedded: Option<&embedded::Embedded>,
-    service: Service,
     cases: Arc<[case::Case]>,
-    sink: &mut dyn session::Sink,
+    sink: &mut dyn sink::Sink,
 ) -> anyhow::Result<()> {
-    let endpoints = connect(server, embedded).await?;
-    session::run(&endpoints, service, cases, sink, refresh(server).as_ref())
+    let endpoints = endpoints::open(server, embedded).await?;
+    session::run(&endpoints, cases, sink, refresh(server).as_ref())
         .await
         .context("writing the answers")
 }
@@ -304,20 +301,4 @@ fn refresh(server: Option<&str>) -> Option<session::Refresh> {
             Box::pin(async move { endpoints::resolve(&server).await })
         }),
     })
-}
-
-/// Connects to the `--server` endpoints, or to the embedded server.
-async fn connect(
-    server: Option<&str>,
-    embedded: Option<&embedded::Embedded>,
-) -> anyhow::Result<Vec<session::Endpoint>> {
-    let urls = match (server, embedded) {
-        (Some(server), _) => endpoints::resolve(server).await?,
-        (None, Some(embedded)) => {
-            embedded.ready().await?;
-            vec![embedded.url()]
-        }
-        (None, None) => bail!("no server to talk to"),
-    };
-    endpoints::connect(&urls).await
 }

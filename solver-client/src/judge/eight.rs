@@ -4,12 +4,12 @@
 //! between consecutive outputs. Any solving move string is accepted; ours is the shortest and the
 //! lexicographically smallest of those.
 
-use std::io::{self, Write as _};
+use std::io::Write as _;
 
 use solver_core::Board3;
 
+use super::format::{Format, RenderError, board_from_tokens, read_cases, write_moves};
 use super::tokens::{Attempt, Layout, Read, Token, Tokens};
-use super::{Format, board_from_tokens, read_cases, write_moves};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
 
@@ -67,12 +67,7 @@ impl Format for Eight {
         )
     }
 
-    fn render(
-        &self,
-        out: &mut Output,
-        _number: usize,
-        answer: &Answer,
-    ) -> io::Result<Result<(), String>> {
+    fn render(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
         let separator: &[u8] = if self.counted && out.written() > 0 {
             b"\n"
         } else {
@@ -88,10 +83,10 @@ impl Format for Eight {
                 out.write_all(b"unsolvable\n")?;
             }
             Answer::Reachable(_) | Answer::Unreachable => {
-                return Ok(Err("the service sent a Solitaire answer".to_owned()));
+                return Err(RenderError::OtherKind("Solitaire"));
             }
         }
-        Ok(Ok(()))
+        Ok(())
     }
 }
 
@@ -247,6 +242,7 @@ mod tests {
                 .query
                 .as_ref()
                 .unwrap_err()
+                .0
                 .contains("\"12345678\" is not a board")
         );
         assert!(input.cases[1].query.is_err());

@@ -3,11 +3,11 @@
 //! The answer is unique: the minimum number of moves, then the lexicographically smallest move
 //! string of that length, which is what the service returns.
 
-use std::io::{self, Write as _};
+use std::io::Write as _;
 
 use super::eight::packed_board3;
+use super::format::{Format, RenderError, read_cases, write_moves};
 use super::tokens::{Layout, Token};
-use super::{Format, read_cases, write_moves};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
 
@@ -44,26 +44,18 @@ impl Format for EightII {
         read_cases(input, true, LAYOUT, |at| at.attempt(2, pair), pair)
     }
 
-    fn render(
-        &self,
-        out: &mut Output,
-        number: usize,
-        answer: &Answer,
-    ) -> io::Result<Result<(), String>> {
+    fn render(&self, out: &mut Output, number: usize, answer: &Answer) -> Result<(), RenderError> {
         match answer {
             Answer::Moves(moves) => {
                 writeln!(out, "Case {number}: {}", moves.len())?;
                 write_moves(out, moves, false)?;
-                Ok(Ok(()))
+                Ok(())
             }
-            Answer::Unsolvable => Ok(Err(
+            Answer::Unsolvable => Err(RenderError::Unprintable(
                 "the start cannot reach the target (their permutation parities differ); \
-                 HDU 3567 promises a solution, so there is nothing to print"
-                    .to_owned(),
+                 HDU 3567 promises a solution, so there is nothing to print",
             )),
-            Answer::Reachable(_) | Answer::Unreachable => {
-                Ok(Err("the service sent a Solitaire answer".to_owned()))
-            }
+            Answer::Reachable(_) | Answer::Unreachable => Err(RenderError::OtherKind("Solitaire")),
         }
     }
 }
@@ -137,6 +129,7 @@ mod tests {
                 .query
                 .as_ref()
                 .unwrap_err()
+                .0
                 .starts_with("missing: the input ends after 1 of the 3 cases")
         );
     }

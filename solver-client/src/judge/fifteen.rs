@@ -3,12 +3,12 @@
 //! The judge accepts any solution of at most 50 moves; ours are optimal, and every solvable
 //! judge input needs at most 45 (the statement's promise).
 
-use std::io::{self, Write as _};
+use std::io::Write as _;
 
 use solver_core::Board4;
 
+use super::format::{Format, RenderError, board_from_tokens, read_cases, write_moves};
 use super::tokens::Layout;
-use super::{Format, board_from_tokens, read_cases, write_moves};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
 
@@ -52,20 +52,15 @@ impl Format for Fifteen {
         )
     }
 
-    fn render(
-        &self,
-        out: &mut Output,
-        _number: usize,
-        answer: &Answer,
-    ) -> io::Result<Result<(), String>> {
+    fn render(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
         match answer {
             Answer::Moves(moves) => write_moves(out, moves, true)?,
             Answer::Unsolvable => out.write_all(b"This puzzle is not solvable.\n")?,
             Answer::Reachable(_) | Answer::Unreachable => {
-                return Ok(Err("the service sent a Solitaire answer".to_owned()));
+                return Err(RenderError::OtherKind("Solitaire"));
             }
         }
-        Ok(Ok(()))
+        Ok(())
     }
 }
 

@@ -4,25 +4,14 @@
 //! pieces in any order. POJ gives one case and HDU cases until the end of input; both read the
 //! same way. The answer, `YES` or `NO`, is unique.
 
-use std::io::{self, Write as _};
+use std::io::Write as _;
 
 use solver_core::solitaire::{DEFAULT_MAX_MOVES, Position, Square};
 
+use super::format::{Format, RenderError, read_cases};
 use super::tokens::{Layout, Token};
-use super::{Format, read_cases};
-use crate::case::{Answer, Input, Query};
+use crate::case::{Answer, Input, Pair, Query};
 use crate::output::Output;
-
-/// One Solitaire question: from `start`, reach `end` within `max_moves`?
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Pair {
-    /// The start position.
-    pub(crate) start: Position,
-    /// The end position.
-    pub(crate) end: Position,
-    /// The move limit.
-    pub(crate) max_moves: u32,
-}
 
 /// The Solitaire formats.
 #[derive(Debug)]
@@ -36,20 +25,15 @@ impl Format for Solitaire {
         parse_with_limit(input, DEFAULT_MAX_MOVES)
     }
 
-    fn render(
-        &self,
-        out: &mut Output,
-        _number: usize,
-        answer: &Answer,
-    ) -> io::Result<Result<(), String>> {
+    fn render(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
         match answer {
             Answer::Reachable(_) => out.write_all(b"YES\n")?,
             Answer::Unreachable => out.write_all(b"NO\n")?,
             Answer::Moves(_) | Answer::Unsolvable => {
-                return Ok(Err("the service sent a sliding-tile answer".to_owned()));
+                return Err(RenderError::OtherKind("sliding-tile"));
             }
         }
-        Ok(Ok(()))
+        Ok(())
     }
 }
 

@@ -73,7 +73,7 @@ fn text(response: &pb::HintResponse) -> io::Result<()> {
             .chars()
             .next()
             .and_then(Move::from_letter)
-            .map_or("?", crate::human::direction);
+            .map_or("?", crate::draw::direction);
         let best = if mv.distance_after < response.distance {
             "; on an optimal path"
         } else {

@@ -3,7 +3,7 @@
 //!
 //! Each command reads its boards with the parsers of `solve eight` and `solve fifteen` (9 numbers
 //! are a 3×3 board, 16 a 4×4 one), talks to `--server` or to the embedded server through the same
-//! plumbing as `solve` ([`crate::connect`]), makes one call and prints the answer. A call the
+//! plumbing as `solve` ([`endpoints::open`]), makes one call and prints the answer. A call the
 //! server refuses is reported with its code and, for a bad argument, the request field at fault
 //! and why (the `google.rpc.BadRequest` detail); the exit code is then 1.
 
@@ -26,8 +26,8 @@ use tonic::{Code, Status};
 
 use crate::case::Query;
 use crate::embedded::Embedded;
+use crate::endpoints::{self, Endpoint};
 use crate::judge::{Format, eight, fifteen};
-use crate::session::Endpoint;
 
 /// The `solver.v2` commands.
 #[derive(Debug, Subcommand)]
@@ -215,7 +215,7 @@ impl Connection {
             .enable_all()
             .build()
             .context("starting the client's runtime")?;
-        let endpoints = runtime.block_on(crate::connect(server, embedded.as_ref()))?;
+        let endpoints = runtime.block_on(endpoints::open(server, embedded.as_ref()))?;
         Ok(Self {
             endpoints,
             runtime,
@@ -362,8 +362,8 @@ fn line(cells: &[u32]) -> String {
 /// Draws a board, one row per line, `.` for the blank.
 fn write_board(out: &mut crate::output::Output, board: AnyBoard) -> io::Result<()> {
     match board {
-        AnyBoard::Eight(board) => crate::human::write_board(out, &board),
-        AnyBoard::Fifteen(board) => crate::human::write_board(out, &board),
+        AnyBoard::Eight(board) => crate::draw::write_board(out, &board),
+        AnyBoard::Fifteen(board) => crate::draw::write_board(out, &board),
     }
 }
 

@@ -1,0 +1,85 @@
+//! The printer of `solve`: answers as text or JSON lines on stdout; errors on stderr (or, with
+//! `--json`, as JSON lines on stdout so that a script sees every case).
+
+use std::io::{self, Write as _};
+
+use super::{View, json, text};
+use crate::case::{Answer, Case};
+use crate::failure::CaseError;
+use crate::output::Output;
+use crate::sink::Sink;
+
+/// Writes answers for a person, or as JSON lines.
+#[derive(Debug)]
+pub(crate) struct Printer {
+    out: Output,
+    view: View,
+    /// Whether there are several cases (then each answer names its case).
+    many: bool,
+    /// Whether the boards came from standard input (then messages name their lines).
+    from_stdin: bool,
+    failed: usize,
+}
+
+impl Printer {
+    /// A printer on stdout.
+    pub(super) fn new(view: View, many: bool, from_stdin: bool) -> Self {
+        Self {
+            out: Output::stdout(),
+            view,
+            many,
+            from_stdin,
+            failed: 0,
+        }
+    }
+
+    /// Flushes the output; returns how many cases failed.
+    pub(crate) fn finish(mut self) -> io::Result<usize> {
+        self.out.flush()?;
+        Ok(self.failed)
+    }
+}
+
+impl Sink for Printer {
+    fn case(&mut self, case: &Case, answer: Result<&Answer, &CaseError>) -> io::Result<()> {
+        let error = match (&case.query, answer) {
+            (Ok(query), Ok(answer)) if self.view.json => {
+                let value = json::value(case.number, query, answer);
+                return writeln!(self.out, "{value}");
+            }
+            (Ok(query), Ok(answer)) => {
+                let prefix = if self.many {
+                    format!("case {}: ", case.number)
+                } else {
+                    String::new()
+                };
+                return text::write(&mut self.out, &prefix, self.view.show, query, answer);
+            }
+            (Err(error), _) => error.to_string(),
+            (_, Err(error)) => error.to_string(),
+        };
+        self.failed += 1;
+        if self.view.json {
+            let mut value = serde_json::json!({ "case": case.number, "error": error });
+            if self.from_stdin {
+                value["line"] = case.line.into();
+            }
+            writeln!(self.out, "{value}")
+        } else {
+            self.out.flush()?;
+            if self.from_stdin {
+                eprintln!(
+                    "solver-client: case {}, line {}: {error}",
+                    case.number, case.line
+                );
+            } else {
+                eprintln!("solver-client: case {}: {error}", case.number);
+            }
+            Ok(())
+        }
+    }
+
+    fn idle(&mut self) -> io::Result<()> {
+        self.out.idle()
+    }
+}

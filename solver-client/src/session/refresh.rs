@@ -1,0 +1,81 @@
+//! Servers that appear while a run goes on: the `--server` names are resolved again every so often
+//! and every new address gets a worker stream of its own (a Kubernetes headless service gains
+//! addresses as replicas scale out).
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use futures::stream::BoxStream;
+use solver_proto::v2 as pb;
+
+use super::dispatch::Dispatch;
+use super::worker::{Event, open};
+use crate::endpoints::{self, Endpoint};
+use crate::failure::Unanswered;
+
+/// How a run finds new servers.
+pub(crate) struct Refresh {
+    /// How often to resolve again.
+    pub(crate) every: std::time::Duration,
+    /// The current URLs of the servers.
+    pub(crate) resolve:
+        Box<dyn Fn() -> BoxFuture<'static, anyhow::Result<Vec<String>>> + Send + Sync>,
+}
+
+impl std::fmt::Debug for Refresh {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Refresh")
+            .field("every", &self.every)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Refresh {
+    /// A timer that first fires one period from now.
+    pub(super) fn timer(&self) -> tokio::time::Interval {
+        tokio::time::interval_at(tokio::time::Instant::now() + self.every, self.every)
+    }
+
+    /// Connects to the addresses not seen before in this run and opens a worker on each.
+    pub(super) async fn join(
+        &self,
+        endpoints: &mut Vec<Endpoint>,
+        dispatch: &Arc<Dispatch>,
+        list: &Arc<[pb::SolveRequest]>,
+    ) -> Vec<BoxStream<'static, Event>> {
+        // A failed lookup now is no reason to stop a run that has servers: try again later.
+        let Ok(urls) = (self.resolve)().await else {
+            return Vec::new();
+        };
+        let fresh: Vec<String> = urls
+            .into_iter()
+            .filter(|url| !endpoints.iter().any(|e| &e.url == url))
+            .collect();
+        if fresh.is_empty() {
+            return Vec::new();
+        }
+        let Ok(connected) = endpoints::connect(&fresh).await else {
+            return Vec::new();
+        };
+        let mut streams = Vec::new();
+        for endpoint in connected {
+            let worker = dispatch.add_worker();
+            endpoints.push(endpoint);
+            match open(&endpoints[worker], worker, dispatch, list).await {
+                Ok(stream) => streams.push(stream),
+                Err(status) => dispatch.give_up(endpoints, worker, &Unanswered::Refused(status)),
+            }
+        }
+        streams
+    }
+}
+
+/// Completes at the refresh timer's next tick; never without a timer.
+pub(super) async fn tick(timer: Option<&mut tokio::time::Interval>) {
+    match timer {
+        Some(timer) => {
+            timer.tick().await;
+        }
+        None => std::future::pending().await,
+    }
+}
