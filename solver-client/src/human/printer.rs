@@ -3,7 +3,8 @@
 
 use std::io::{self, Write as _};
 
-use super::{View, json, text};
+use super::view::View;
+use super::{json, text};
 use crate::case::{Answer, Case};
 use crate::failure::CaseError;
 use crate::output::Output;

@@ -2,8 +2,8 @@
 
 use std::io;
 
-use super::Problem;
 use super::format::RenderError;
+use super::problem::Problem;
 use crate::case::{Answer, Case};
 use crate::failure::CaseError;
 use crate::output::Output;

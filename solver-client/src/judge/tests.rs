@@ -2,7 +2,9 @@
 
 use proptest::prelude::*;
 
-use super::{Format as _, Problem, eight};
+use super::eight;
+use super::format::Format as _;
+use super::problem::Problem;
 use crate::case::{Input, Query};
 
 use crate::random::Rng;

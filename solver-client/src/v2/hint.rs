@@ -8,7 +8,10 @@ use solver_core::Move;
 use solver_proto::v2 as pb;
 use solver_server::DataDir;
 
-use super::{Boards, Client, Common, Connection, print_json, stats_json};
+use super::boards::Boards;
+use super::common::Common;
+use super::connection::{Client, Connection};
+use super::json::{print_json, stats_json};
 use crate::output::Output;
 
 /// `hint`'s arguments.

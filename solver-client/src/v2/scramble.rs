@@ -9,7 +9,9 @@ use solver_core::{Board3, Board4};
 use solver_proto::v2 as pb;
 use solver_server::{DataDir, Kind};
 
-use super::{AnyBoard, Client, Connection, line, print_json, stats_json, write_board};
+use super::boards::{AnyBoard, line, write_board};
+use super::connection::{Client, Connection};
+use super::json::{print_json, stats_json};
 use crate::output::Output;
 
 /// The board sizes served.

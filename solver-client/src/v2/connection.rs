@@ -1,0 +1,86 @@
+//! The connection of one command and its one call: to `--server` or an embedded server, on the
+//! first server that is not UNAVAILABLE, with the response shown or the refusal reported.
+
+use std::future::Future;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use solver_proto::v2::solver_service_client::SolverServiceClient;
+use solver_server::{DataDir, Kind};
+use tonic::transport::Channel;
+use tonic::{Code, Status};
+
+use super::refusal::refused;
+use crate::embedded::Embedded;
+use crate::endpoints::{self, Endpoint};
+
+/// The client of the `solver.v2` service.
+pub(super) type Client = SolverServiceClient<Channel>;
+
+/// The connection of one command: the servers, the runtime the call runs on, and the embedded
+/// server when there is no `--server` (dropped last, which stops it).
+pub(super) struct Connection {
+    endpoints: Vec<Endpoint>,
+    runtime: tokio::runtime::Runtime,
+    _embedded: Option<Embedded>,
+}
+
+impl Connection {
+    /// Connects to `server`, or starts an embedded server that gets the tables of `kind` ready,
+    /// exactly as `solve` does.
+    pub(super) fn open(server: Option<&str>, data: DataDir, kind: Kind) -> anyhow::Result<Self> {
+        let embedded = match server {
+            Some(_) => None,
+            None => Some(Embedded::start(vec![kind], data)?),
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("starting the client's runtime")?;
+        let endpoints = runtime.block_on(endpoints::open(server, embedded.as_ref()))?;
+        Ok(Self {
+            endpoints,
+            runtime,
+            _embedded: embedded,
+        })
+    }
+
+    /// Makes one call with `call`, on the first server that is not UNAVAILABLE (shutting down, or
+    /// gone since it was connected); the others are tried in turn.
+    pub(super) fn call<T, F, Fut>(&self, mut call: F) -> Result<T, Status>
+    where
+        F: FnMut(Client) -> Fut,
+        Fut: Future<Output = Result<tonic::Response<T>, Status>>,
+    {
+        self.runtime.block_on(async {
+            let mut last = Status::unavailable("no server to call");
+            for endpoint in &self.endpoints {
+                match call(SolverServiceClient::new(endpoint.channel.clone())).await {
+                    Ok(response) => return Ok(response.into_inner()),
+                    Err(status) if status.code() == Code::Unavailable => last = status,
+                    Err(status) => return Err(status),
+                }
+            }
+            Err(last)
+        })
+    }
+
+    /// Every command's flow: one call with `call` (as [`call`](Self::call) makes it), the
+    /// response handed to `show`, or the refusal reported as [`refused`] does (as JSON with
+    /// `json`).
+    pub(super) fn answer<T, F, Fut>(
+        &self,
+        json: bool,
+        call: F,
+        show: impl FnOnce(T) -> anyhow::Result<()>,
+    ) -> anyhow::Result<ExitCode>
+    where
+        F: FnMut(Client) -> Fut,
+        Fut: Future<Output = Result<tonic::Response<T>, Status>>,
+    {
+        match self.call(call) {
+            Ok(response) => show(response).map(|()| ExitCode::SUCCESS),
+            Err(status) => refused(&status, json),
+        }
+    }
+}
