@@ -10,7 +10,8 @@
 #     every case answered, status OK;
 #   - 120,000 one-frame messages on one raw HTTP/2 stream, replies unread for a while: no
 #     GOAWAY, a second stream on the connection still answered;
-#   - 1,000 stalled streams: RSS growth < 256 MB, health SERVING, another client served, and
+#   - 1,000 stalled streams, batched and one message per frame: RSS growth < 256 MB each, health
+#     SERVING, another client served, and
 #     solver_cases_in_flight back to 0 within 5 s after they leave;
 #   - GET and non-gRPC content types refused (405, 415); health and reflection still work;
 #   - solver.v2 knowing only the address (reflection lists it): Solve (3×3, 4×4, Solitaire),

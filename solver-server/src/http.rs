@@ -47,11 +47,12 @@
 //! the rest.
 //!
 //! What a stream whose client stops reading holds: its unread request frames (≤ 24 KiB of
-//! payload; h2 also keeps about 220 bytes per frame, about 290 KiB for 18-byte frames), the cases
-//! of its server-side window and the replies queued behind them (`--window`, about 440 bytes per
-//! unit of window), and a fixed part (codec buffers, stream state). The measured figures are in
-//! the server README. Frames smaller than 5 bytes (a message split over several frames, which no
-//! gRPC implementation does) can still spend the budget, as h2 intends.
+//! payload; h2 also keeps about 220 bytes per frame, which for 18-byte frames would be about
+//! 290 KiB, but `crate::coalesce` merges each burst of one stream's small frames before h2 sees
+//! them), the cases of its server-side window and the replies queued behind them (`--window`,
+//! about 440 bytes per unit of window), and a fixed part (codec buffers, stream state). The
+//! measured figures are in the server README. Frames smaller than 5 bytes (a message split over
+//! several frames, which no gRPC implementation does) can still spend the budget, as h2 intends.
 //!
 //! # Only gRPC is served
 //!

@@ -26,6 +26,7 @@
 //! ```
 
 mod cache;
+mod coalesce;
 mod config;
 mod convert;
 mod data;

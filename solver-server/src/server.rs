@@ -10,6 +10,7 @@ use solver_core::fifteen::{self, DatabaseSet, Partition};
 use solver_proto::v2::solver_service_server::SolverServiceServer;
 use tokio::net::TcpListener;
 use tokio::sync::{Mutex, Semaphore};
+use tokio_stream::StreamExt as _;
 use tokio_util::sync::CancellationToken;
 use tonic::service::RoutesBuilder;
 use tonic::transport::Server;
@@ -18,6 +19,7 @@ use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 
 use crate::cache::Cache;
+use crate::coalesce::Coalescing;
 use crate::config::{Config, Kind};
 use crate::data::DataDir;
 use crate::engine;
@@ -153,7 +155,10 @@ pub async fn serve(
     };
 
     tracing::info!(addr = %local, workers = config.worker_count(), "gRPC server listening");
-    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+    // Every connection is read through `Coalescing`: see `coalesce` for why.
+    let incoming = TcpIncoming::from(listener)
+        .with_nodelay(Some(true))
+        .map(|connection| connection.map(Coalescing::new));
     let served = router.serve_with_incoming_shutdown(incoming, signal);
     let result = tokio::select! {
         result = served => result.map_err(ServeError::from),
