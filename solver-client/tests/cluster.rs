@@ -2,83 +2,30 @@
 //! answer printed exactly once and in order.
 
 use std::io::{BufRead as _, BufReader, Read as _};
-use std::net::SocketAddr;
 
 use crate::eqnice;
-use crate::server::{cases_answered, start_on};
+use crate::random::Rng;
+use crate::server::Server;
 use crate::util::{Running, client, run, text};
-
-/// A server on its own runtime that can be killed abruptly (its connections just drop).
-struct Server {
-    addr: SocketAddr,
-    /// Its Prometheus endpoint, to see how many cases it answered.
-    metrics: SocketAddr,
-    runtime: Option<tokio::runtime::Runtime>,
-}
-
-impl Server {
-    fn start() -> Self {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        let (addr, metrics) = start_on(&runtime);
-        Self {
-            addr,
-            metrics,
-            runtime: Some(runtime),
-        }
-    }
-
-    /// Drops every task and connection at once, like a crashed process.
-    fn kill(&mut self) {
-        if let Some(runtime) = self.runtime.take() {
-            runtime.shutdown_background();
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
 
 /// `cases` random Solitaire cases (HDU 1401 format), both reachable and not.
 fn solitaire_input(cases: usize) -> String {
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move |n: u64| {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (seed >> 33) % n
-    };
-    let mut random_squares = move || {
-        let mut squares = Vec::new();
-        while squares.len() < 4 {
-            let s = next(64);
-            if !squares.contains(&s) {
-                squares.push(s);
-            }
-        }
-        squares
-    };
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let mut input = String::new();
     for case in 0..cases {
-        let start: Vec<u64> = random_squares();
+        let start: Vec<usize> = rng.distinct(4, 64);
         // Every third end is the start shifted a little (often reachable), the rest random.
-        let end: Vec<u64> = if case % 3 == 0 {
+        let end: Vec<usize> = if case % 3 == 0 {
             // The start with its piece number `start[0] % 4` moved one square on, when free.
             let mut squares = start.clone();
-            let i = (start[0] % 4) as usize;
+            let i = start[0] % 4;
             let moved = (squares[i] + 1) % 64;
             if !squares.contains(&moved) {
                 squares[i] = moved;
             }
             squares
         } else {
-            random_squares()
+            rng.distinct(4, 64)
         };
         for squares in [&start, &end] {
             let line: Vec<String> = squares
@@ -143,7 +90,7 @@ fn a_run_survives_a_server_dying_mid_run() {
     eqnice!(expected, got);
     // The survivors each answered a share of the run.
     for survivor in [&servers[0], &servers[2]] {
-        let answered = cases_answered(survivor.metrics, "solitaire");
+        let answered = survivor.cases_answered("solitaire");
         assert!(answered > 0 && answered < CASES as u64, "{answered}");
     }
 }

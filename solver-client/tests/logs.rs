@@ -54,7 +54,7 @@ fn on_a_terminal_log_lines_are_coloured_unless_no_color() {
         );
         let output = std::process::Command::new("/usr/bin/script")
             .args(["-qec", &line, "/dev/null"])
-            .env("SOLVER_DATA_DIR", crate::util::test_data_dir())
+            .env("SOLVER_DATA_DIR", crate::server::data_dir())
             .env_remove("SOLVER_SERVER")
             .env_remove("NO_COLOR")
             .output()

@@ -7,20 +7,8 @@ use std::fmt::Write as _;
 use solver_core::{Board3, Move};
 
 use crate::eqnice;
+use crate::random::Rng;
 use crate::util::{run, text};
-
-/// A small seeded generator (PCG-style LCG), so failures reproduce.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
 
 /// The lexicographically smallest of the shortest move strings from `start` to `target`: BFS
 /// that expands each layer in order and tries moves in letter order (`d < l < r < u`) gives every
@@ -60,7 +48,7 @@ fn packed(board: &Board3) -> String {
 
 #[test]
 fn hdu3567_generated_cases_exact() {
-    let mut rng = Lcg(7);
+    let mut rng = Rng::new(7);
     let mut input = String::new();
     let mut expected = String::new();
     const CASES: usize = 25;
@@ -69,15 +57,11 @@ fn hdu3567_generated_cases_exact() {
         // A start from a long random walk, and a target from another walk from it.
         let mut start = Board3::goal();
         for _ in 0..60 {
-            start = start
-                .apply(Move::ALL[rng.below(4) as usize])
-                .unwrap_or(start);
+            start = start.apply(Move::ALL[rng.below(4)]).unwrap_or(start);
         }
         let mut target = start;
         for _ in 0..(case * 3) {
-            target = target
-                .apply(Move::ALL[rng.below(4) as usize])
-                .unwrap_or(target);
+            target = target.apply(Move::ALL[rng.below(4)]).unwrap_or(target);
         }
         writeln!(input, "{}\n{}", packed(&start), packed(&target)).unwrap();
         let moves = smallest_shortest(&start, &target);
@@ -140,7 +124,7 @@ fn ball(start: Pieces, depth: usize) -> HashSet<Pieces> {
 
 #[test]
 fn hdu1401_generated_cases_exact() {
-    let mut rng = Lcg(11);
+    let mut rng = Rng::new(11);
     let mut input = String::new();
     let mut expected = String::new();
     for case in 0..60 {
@@ -158,7 +142,7 @@ fn hdu1401_generated_cases_exact() {
         let mut end = start;
         for _ in 0..(6 + case % 6) {
             let next = successors(end);
-            end = next[rng.below(next.len() as u64) as usize];
+            end = next[rng.below(next.len())];
         }
         // Moves are reversible, so "within 8" is "the two balls of radius 4 meet".
         let reachable = !ball(start, 4).is_disjoint(&ball(end, 4));

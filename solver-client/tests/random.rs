@@ -31,15 +31,10 @@ impl Rng {
         items
     }
 
-    /// `count` distinct numbers in `0..n`, in the order drawn.
+    /// `count` distinct numbers in `0..n`, in a random order.
     pub(crate) fn distinct(&mut self, count: usize, n: usize) -> Vec<usize> {
-        let mut items = Vec::with_capacity(count);
-        while items.len() < count {
-            let item = self.below(n);
-            if !items.contains(&item) {
-                items.push(item);
-            }
-        }
+        let mut items = self.shuffled(n);
+        items.truncate(count);
         items
     }
 }

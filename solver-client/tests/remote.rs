@@ -1,44 +1,13 @@
 //! `--server` (and `SOLVER_SERVER`) against a separately started server.
 
-use std::net::SocketAddr;
-
-use tokio::sync::oneshot;
-
 use crate::eqnice;
+use crate::server::Server;
 use crate::util::{client, fixture, run, run_with, text};
-
-/// A server on its own runtime and thread, stopped when dropped.
-struct Server {
-    addr: SocketAddr,
-    _stop: oneshot::Sender<()>,
-}
-
-fn start_server() -> Server {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = oneshot::channel::<()>();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            solver_server::serve(listener, crate::util::test_server_config(), async move {
-                let _ = stopped.await;
-            })
-            .await
-            .unwrap();
-        });
-    });
-    Server { addr, _stop: stop }
-}
 
 #[test]
 fn server_flag_anywhere_and_from_the_environment() {
-    let server = start_server();
-    let url = format!("http://{}", server.addr);
+    let server = Server::start();
+    let url = server.url();
     let expected = String::from_utf8(fixture("hdu3567.out")).unwrap();
     let input = fixture("hdu3567.in");
     for args in [
@@ -62,8 +31,8 @@ fn server_flag_anywhere_and_from_the_environment() {
 
 #[test]
 fn bad_input_over_a_remote_server_still_answers_the_rest() {
-    let server = start_server();
-    let url = format!("http://{}", server.addr);
+    let server = Server::start();
+    let url = server.url();
     let output = run(
         &["judge", "uva10181", "--server", &url],
         b"2\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 99\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n",

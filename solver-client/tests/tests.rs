@@ -8,6 +8,7 @@ mod load;
 mod logs;
 mod malformed;
 mod oracle;
+mod random;
 mod remote;
 mod samples;
 mod server;

@@ -22,28 +22,12 @@ pub(crate) fn client(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_solver-client"));
     command
         .args(args)
-        .env("SOLVER_DATA_DIR", test_data_dir())
+        .env("SOLVER_DATA_DIR", crate::server::data_dir())
         .env_remove("SOLVER_NO_DATA_DIR")
         .env_remove("SOLVER_SERVER")
         .env_remove("RUST_LOG")
         .env_remove("NO_COLOR");
     command
-}
-
-/// The data directory every test shares, under the target directory (the server's tests use
-/// the same one): databases one test builds are stored there and loaded by the others.
-pub(crate) fn test_data_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("data")
-}
-
-/// The configuration of servers the tests start in this process: the tests' data directory,
-/// and never a background build of the 7-8 databases.
-pub(crate) fn test_server_config() -> solver_server::Config {
-    solver_server::Config {
-        data_dir: Some(test_data_dir()),
-        build_databases: false,
-        ..solver_server::Config::default()
-    }
 }
 
 /// A client process whose stdin a thread is feeding, with stdout and stderr piped.

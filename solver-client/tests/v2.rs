@@ -366,9 +366,8 @@ fn a_bad_argument_names_the_field() {
 
 #[test]
 fn over_the_wire_to_a_running_server() {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let (addr, _) = crate::server::start_on(&runtime);
-    let url = format!("http://{addr}");
+    let server = crate::server::Server::start();
+    let url = server.url();
     let value = json(&["--server", &url, "hint", "--json", "8 6 7 2 5 4 3 0 1"]);
     let start: Board3 = "8 6 7 2 5 4 3 0 1".parse().unwrap();
     check_hint(&value, &start, &Board3::goal());
@@ -402,7 +401,7 @@ fn over_the_wire_to_a_running_server() {
     ]);
     assert_eq!(value["reaches_target"], true);
     // A server that is not there: a clear error, exit code 1.
-    drop(runtime);
+    drop(server);
     let (output, _, stderr) = call(&["--server", &url, "hint", "12345678x"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr.contains("solver-client: "), "{stderr}");

@@ -220,17 +220,15 @@ mod tests {
     #[test]
     fn servers_found_by_re_resolution_join_the_run() {
         const CASES: usize = 20_000;
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
+        let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .unwrap();
-        let server = |runtime| {
-            let (addr, metrics) = crate::server::start_on(runtime);
-            (format!("http://{addr}"), metrics)
-        };
-        let (first, _) = server(&runtime);
-        let (second, second_metrics) = server(&runtime);
+        let servers = [
+            crate::server::Server::start(),
+            crate::server::Server::start(),
+        ];
+        let (first, second) = (servers[0].url(), servers[1].url());
         let cases: Arc<[Case]> = solitaire_cases(CASES).into();
         let both = vec![first.clone(), second];
         let refresh = Refresh {
@@ -248,7 +246,7 @@ mod tests {
                 .unwrap();
         });
         assert_eq!((count.answered, count.failed), (CASES, 0));
-        let joined = crate::server::cases_answered(second_metrics, "solitaire");
+        let joined = servers[1].cases_answered("solitaire");
         assert!(joined > 0 && joined < CASES as u64, "{joined}");
     }
 }
