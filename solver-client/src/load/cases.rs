@@ -10,9 +10,9 @@ use std::collections::HashSet;
 use anyhow::{Context as _, bail};
 use solver_core::solitaire::{self, DEFAULT_MAX_MOVES, Position, Square, Step};
 use solver_core::{Board, Board3, Board4, Move, parse_moves};
-use solver_server::pb;
+use solver_proto::v1 as pb;
 
-use super::Class;
+use super::class::Class;
 
 /// Korf's 100 instances, with their optimal lengths (`id length cells...` per line).
 const KORF100: &str = include_str!("../../../solver-core/tests/data/korf100.txt");

@@ -2,12 +2,13 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
 use serde_json::{Value, json};
 
-use super::Class;
+use super::class::Class;
 
 /// Latencies are recorded in microseconds, from 1 µs to an hour, to 3 significant digits.
 const LATENCY_MAX_US: u64 = 3_600_000_000;
@@ -356,4 +357,11 @@ fn micros(us: u64) -> String {
 
 fn duration(d: Duration) -> String {
     micros(u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+}
+
+/// The shared counters of every class.
+pub(super) type Stats = Arc<[Mutex<ClassStats>]>;
+
+pub(super) fn lock(stats: &Mutex<ClassStats>) -> MutexGuard<'_, ClassStats> {
+    stats.lock().unwrap_or_else(PoisonError::into_inner)
 }
