@@ -3,6 +3,8 @@
 use solver_core::solitaire::{Position, Step};
 use solver_core::{Board3, Board4, Move};
 
+use crate::read_error::ReadError;
+
 /// One validated question for the service, parsed once at the edge.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Query {
@@ -35,11 +37,6 @@ pub(crate) struct Pair {
     pub(crate) max_moves: u32,
 }
 
-/// What is wrong with a case's text, as its format words it for the person who wrote it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub(crate) struct ReadError(pub(crate) String);
-
 /// One case of the input, numbered as the judge numbers it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Case {
@@ -56,18 +53,18 @@ pub(crate) struct Case {
 pub(crate) struct Input {
     /// The cases in input order, good and bad.
     pub(crate) cases: Vec<Case>,
-    /// Problems outside any case (a bad header, text after the last case), as `(line, message)`.
-    pub(crate) problems: Vec<(usize, String)>,
+    /// Problems outside any case (a bad header, text after the last case), with their lines.
+    pub(crate) problems: Vec<(usize, ReadError)>,
 }
 
 impl Input {
     /// Adds case number `cases.len() + 1`.
-    pub(crate) fn push(&mut self, line: usize, query: Result<Query, String>) {
+    pub(crate) fn push(&mut self, line: usize, query: Result<Query, ReadError>) {
         let number = self.cases.len() + 1;
         self.cases.push(Case {
             number,
             line,
-            query: query.map_err(ReadError),
+            query,
         });
     }
 }

@@ -1,6 +1,6 @@
 //! Why a case gets no answer: what the printers report in its place.
 
-use crate::case::ReadError;
+use crate::read_error::ReadError;
 use crate::wire::ReplyError;
 
 /// Why case has no answer to print.

@@ -24,6 +24,7 @@ mod progress;
 #[cfg(test)]
 #[path = "../tests/random.rs"]
 mod random;
+mod read_error;
 #[cfg(test)]
 #[path = "../tests/server.rs"]
 mod server;

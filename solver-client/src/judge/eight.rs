@@ -12,6 +12,7 @@ use super::format::{Format, RenderError, board_from_tokens, read_cases, write_mo
 use super::tokens::{Attempt, Layout, Read, Token, Tokens};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
+use crate::read_error::ReadError;
 
 /// The 3×3 "Eight" formats.
 #[derive(Debug)]
@@ -103,19 +104,20 @@ fn to_goal(start: Board3) -> Query {
 /// board too (and reported as not one), unless 8 one-character tiles follow it and end with a
 /// line: then it is the first of 9 tiles (`99 1 2 3 4 5 6 7 8`, as `solve` passes its arguments,
 /// one per line).
-pub(crate) fn read_board3(at: Tokens<'_>) -> Attempt<'_, Board3> {
+pub(crate) fn read_board3(at: Tokens<'_>) -> Attempt<'_, Board3, ReadError> {
     if let Some(first) = at.peek()
         && first.bytes.len() > 1
     {
         let mut after = at;
         after.next();
         let alone = after.peek().is_none_or(|next| next.line != first.line);
+        // Only whether they are one-character tiles matters here: the error says nothing.
         let tiles = at.attempt(9, |group| {
             group[1..]
                 .iter()
                 .all(|t| t.bytes.len() == 1)
                 .then_some(())
-                .ok_or_else(String::new)
+                .ok_or(())
         });
         let first_of_nine = first.bytes.len() != 9
             && matches!(&tiles.read, Read::Case { result: Ok(()), last, .. }
@@ -135,17 +137,16 @@ pub(crate) fn read_board3(at: Tokens<'_>) -> Attempt<'_, Board3> {
 }
 
 /// A 3×3 board packed into one token of 9 characters, as HDU 3567 writes it (`12X453786`).
-pub(crate) fn packed_board3(token: &Token<'_>) -> Result<Board3, String> {
+pub(crate) fn packed_board3(token: &Token<'_>) -> Result<Board3, ReadError> {
     let bytes = token.bytes;
     if bytes.len() != 9 || !bytes.is_ascii() {
-        return Err(format!(
-            "{} is not a board: expected 9 tiles, or 9 characters packed like 12345678x",
-            token.quoted()
-        ));
+        return Err(ReadError::NotPacked(token.quoted()));
     }
     let text = token.text();
-    Board3::from_tokens((0..9).map(|i| &text[i..=i]))
-        .map_err(|e| format!("{}: {e}", token.quoted()))
+    Board3::from_tokens((0..9).map(|i| &text[i..=i])).map_err(|source| ReadError::Packed {
+        token: token.quoted(),
+        source,
+    })
 }
 
 #[cfg(test)]
@@ -230,7 +231,12 @@ mod tests {
         assert_eq!(input.problems[0].0, 3);
         let input = EIGHT_COUNTED.parse(b"two\n1 2 3 4 5 6 7 8 x\n");
         assert_eq!(input.cases.len(), 1);
-        assert!(input.problems[0].1.contains("expected the number of cases"));
+        assert!(
+            input.problems[0]
+                .1
+                .to_string()
+                .contains("expected the number of cases")
+        );
     }
 
     #[test]
@@ -242,7 +248,7 @@ mod tests {
                 .query
                 .as_ref()
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("\"12345678\" is not a board")
         );
         assert!(input.cases[1].query.is_err());

@@ -10,6 +10,7 @@ use super::format::{Format, RenderError, read_cases, write_moves};
 use super::tokens::{Layout, Token};
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
+use crate::read_error::ReadError;
 
 /// The HDU 3567 format.
 #[derive(Debug)]
@@ -27,15 +28,12 @@ const LAYOUT: Layout = Layout {
 };
 
 /// The start and target boards of a case.
-fn pair(boards: &[Token<'_>]) -> Result<Query, String> {
+fn pair(boards: &[Token<'_>]) -> Result<Query, ReadError> {
     let [start, target] = boards else {
-        return Err(format!(
-            "expected 2 boards (start and target), found {}",
-            boards.len()
-        ));
+        return Err(ReadError::Boards(boards.len()));
     };
-    let start = packed_board3(start).map_err(|e| format!("start: {e}"))?;
-    let target = packed_board3(target).map_err(|e| format!("target: {e}"))?;
+    let start = packed_board3(start).map_err(|e| e.within("start"))?;
+    let target = packed_board3(target).map_err(|e| e.within("target"))?;
     Ok(Query::Eight { start, target })
 }
 
@@ -129,7 +127,7 @@ mod tests {
                 .query
                 .as_ref()
                 .unwrap_err()
-                .0
+                .to_string()
                 .starts_with("missing: the input ends after 1 of the 3 cases")
         );
     }

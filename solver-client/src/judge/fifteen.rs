@@ -188,7 +188,11 @@ mod tests {
             let input = FIFTEEN_COUNTED.parse(empty.as_bytes());
             assert!(input.cases.is_empty());
             assert_eq!(
-                input.problems,
+                input
+                    .problems
+                    .iter()
+                    .map(|(line, e)| (*line, e.to_string()))
+                    .collect::<Vec<_>>(),
                 vec![(
                     1,
                     "the number of cases is missing: the input is empty".to_owned()

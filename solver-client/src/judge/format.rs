@@ -6,6 +6,7 @@ use std::io;
 use super::tokens;
 use crate::case::{Answer, Input, Query};
 use crate::output::Output;
+use crate::read_error::ReadError;
 
 /// A judge's input and output format.
 pub(crate) trait Format: Sync {
@@ -60,23 +61,16 @@ pub(super) fn read_count<'a>(
     input: &mut Input,
 ) -> Option<Count<'a>> {
     let Some(token) = tokens.peek() else {
-        input.problems.push((
-            1,
-            "the number of cases is missing: the input is empty".to_owned(),
-        ));
+        input.problems.push((1, ReadError::NoCount));
         return None;
     };
     if let Some(n) = token.number() {
         tokens.next();
         return Some(Count { n, token });
     }
-    input.problems.push((
-        token.line,
-        format!(
-            "expected the number of cases first, found {}; reading cases until the end of input",
-            token.quoted()
-        ),
-    ));
+    input
+        .problems
+        .push((token.line, ReadError::NotACount(token.quoted())));
     let mut after = *tokens;
     after.next();
     if after.peek().is_none_or(|next| next.line != token.line) {
@@ -90,11 +84,10 @@ pub(super) fn expect_end(tokens: &tokens::Tokens<'_>, input: &mut Input, count: 
     if let Some(token) = tokens.peek() {
         input.problems.push((
             token.line,
-            format!(
-                "unexpected {} after the last of the {} cases the first line announced; ignored",
-                token.quoted(),
-                count.shown()
-            ),
+            ReadError::AfterLast {
+                token: token.quoted(),
+                count: count.shown(),
+            },
         ));
     }
 }
@@ -108,8 +101,8 @@ pub(crate) fn read_cases<'a>(
     input: &'a [u8],
     counted: bool,
     layout: tokens::Layout,
-    attempt: impl Fn(tokens::Tokens<'a>) -> tokens::Attempt<'a, Query>,
-    check: impl Fn(&[tokens::Token<'a>]) -> Result<Query, String>,
+    attempt: impl Fn(tokens::Tokens<'a>) -> tokens::Attempt<'a, Query, ReadError>,
+    check: impl Fn(&[tokens::Token<'a>]) -> Result<Query, ReadError>,
 ) -> Input {
     let mut tokens = tokens::Tokens::new(input);
     let mut cases = Input::default();
@@ -150,24 +143,24 @@ pub(crate) fn read_cases<'a>(
     cases
 }
 
-/// The message for input that ends inside a case (after `read` tokens) or before all announced
+/// The error for input that ends inside a case (after `read` tokens) or before all announced
 /// cases (`read` is 0 then).
 fn truncated(
     layout: tokens::Layout,
     read: usize,
     count: Option<&Count<'_>>,
     number: usize,
-) -> String {
+) -> ReadError {
     match (read, count) {
-        (0, Some(count)) => format!(
-            "missing: the input ends after {} of the {} cases the first line announced",
-            number - 1,
-            count.shown()
-        ),
-        _ => format!(
-            "the input ends inside the case, after {read} of the {} {}",
-            layout.tokens, layout.what
-        ),
+        (0, Some(count)) => ReadError::Missing {
+            read: number - 1,
+            count: count.shown(),
+        },
+        _ => ReadError::Truncated {
+            read,
+            tokens: layout.tokens,
+            what: layout.what,
+        },
     }
 }
 
@@ -175,7 +168,7 @@ fn truncated(
 /// (solver-core shows the number it read, which saturates for very long ones).
 pub(crate) fn board_from_tokens<const W: usize>(
     tokens: &[tokens::Token<'_>],
-) -> Result<solver_core::Board<W>, String> {
+) -> Result<solver_core::Board<W>, ReadError> {
     solver_core::Board::<W>::from_tokens(tokens.iter().map(tokens::Token::text)).map_err(
         |e| match e {
             solver_core::BoardError::OutOfRange { index, value, max }
@@ -183,13 +176,13 @@ pub(crate) fn board_from_tokens<const W: usize>(
                     .get(index)
                     .is_some_and(|token| token.text() != value.to_string()) =>
             {
-                format!(
-                    "token {} ({}) is out of range: expected 1..={max}, or 0 for the blank",
-                    index + 1,
-                    tokens[index].quoted()
-                )
+                ReadError::OutOfRange {
+                    index: index + 1,
+                    token: tokens[index].quoted(),
+                    max,
+                }
             }
-            e => e.to_string(),
+            e => ReadError::Board(e),
         },
     )
 }

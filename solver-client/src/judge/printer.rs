@@ -8,6 +8,7 @@ use crate::case::{Answer, Case};
 use crate::failure::CaseError;
 use crate::output::Output;
 use crate::progress::Progress;
+use crate::read_error::ReadError;
 use crate::sink::Sink;
 
 /// Prints a judge run: answers on stdout in the judge's format, case errors on stderr.
@@ -48,7 +49,7 @@ impl Printer {
     }
 
     /// Reports a problem outside any case on stderr.
-    pub(crate) fn problem(&mut self, line: usize, message: &str) {
+    pub(crate) fn problem(&mut self, line: usize, message: &ReadError) {
         self.failed += 1;
         self.progress.clear();
         eprintln!("{}: line {line}: {message}", self.problem);

@@ -12,6 +12,7 @@ use super::format::{Format, RenderError, read_cases};
 use super::tokens::{Layout, Token};
 use crate::case::{Answer, Input, Pair, Query};
 use crate::output::Output;
+use crate::read_error::ReadError;
 
 /// The Solitaire formats.
 #[derive(Debug)]
@@ -51,15 +52,12 @@ const LAYOUT: Layout = Layout {
 pub(crate) fn parse_with_limit(input: &[u8], max_moves: u32) -> Input {
     let check = |group: &[Token<'_>]| {
         if group.len() != 16 {
-            return Err(format!(
-                "expected 16 numbers (start and end, each the row and column of 4 pieces), found {}",
-                group.len()
-            ));
+            return Err(ReadError::Positions(group.len()));
         }
         let (start, end) = group.split_at(8);
         Ok(Query::Solitaire(Pair {
-            start: pieces(start).map_err(|e| format!("start: {e}"))?,
-            end: pieces(end).map_err(|e| format!("end: {e}"))?,
+            start: pieces(start).map_err(|e| e.within("start"))?,
+            end: pieces(end).map_err(|e| e.within("end"))?,
             max_moves,
         }))
     };
@@ -67,12 +65,9 @@ pub(crate) fn parse_with_limit(input: &[u8], max_moves: u32) -> Input {
 }
 
 /// Four pieces from 8 numbers `r1 c1 .. r4 c4`.
-fn pieces(tokens: &[Token<'_>]) -> Result<Position, String> {
+fn pieces(tokens: &[Token<'_>]) -> Result<Position, ReadError> {
     if tokens.len() != 8 {
-        return Err(format!(
-            "expected 8 numbers (row and column of 4 pieces), found {}",
-            tokens.len()
-        ));
+        return Err(ReadError::Pieces(tokens.len()));
     }
     let mut squares = [Square::new(1, 1).expect("a square on the board"); 4];
     for (piece, pair) in tokens.chunks(2).enumerate() {
@@ -82,18 +77,18 @@ fn pieces(tokens: &[Token<'_>]) -> Result<Position, String> {
                 .number()
                 .and_then(|n| u32::try_from(n).ok())
                 .filter(|n| n.to_string() == token.text() || (1..=8).contains(n))
-                .ok_or_else(|| {
-                    format!(
-                        "piece {}: {} is not a row or column number 1..=8",
-                        piece + 1,
-                        token.quoted()
-                    )
+                .ok_or_else(|| ReadError::Coordinate {
+                    piece: piece + 1,
+                    token: token.quoted(),
                 })
         };
         let (row, col) = (coordinate(&pair[0])?, coordinate(&pair[1])?);
-        squares[piece] = Square::new(row, col).map_err(|e| format!("piece {}: {e}", piece + 1))?;
+        squares[piece] = Square::new(row, col).map_err(|source| ReadError::Square {
+            piece: piece + 1,
+            source,
+        })?;
     }
-    Position::new(&squares).map_err(|e| e.to_string())
+    Ok(Position::new(&squares)?)
 }
 
 #[cfg(test)]

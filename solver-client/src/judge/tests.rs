@@ -23,7 +23,12 @@ pub(crate) fn errors(input: &Input) -> Vec<(usize, usize, String)> {
     input
         .cases
         .iter()
-        .filter_map(|c| c.query.clone().err().map(|e| (c.number, c.line, e.0)))
+        .filter_map(|c| {
+            c.query
+                .clone()
+                .err()
+                .map(|e| (c.number, c.line, e.to_string()))
+        })
         .collect()
 }
 

@@ -5,6 +5,8 @@
 //! breaks to find where the next case starts, so that one bad case costs only itself (see
 //! [`Tokens::read_case`]).
 
+use crate::read_error::{LayoutError, Lines};
+
 /// One token: a maximal run of non-whitespace bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Token<'a> {
@@ -113,7 +115,7 @@ impl Fit {
 
 /// What reading one case at a position found (see [`Tokens::attempt`]).
 #[derive(Debug)]
-pub(crate) enum Read<'a, T> {
+pub(crate) enum Read<'a, T, E> {
     /// A case's worth of tokens, from `first` to `last`, and what the format made of them.
     Case {
         /// Its first token.
@@ -121,7 +123,7 @@ pub(crate) enum Read<'a, T> {
         /// Its last token.
         last: Token<'a>,
         /// The value, or what is wrong with the case.
-        result: Result<T, String>,
+        result: Result<T, E>,
     },
     /// The input ended after this many tokens, fewer than a case has.
     Truncated(usize),
@@ -129,16 +131,16 @@ pub(crate) enum Read<'a, T> {
 
 /// One reading of a case: what was found, and the cursor after it.
 #[derive(Debug)]
-pub(crate) struct Attempt<'a, T> {
+pub(crate) struct Attempt<'a, T, E> {
     /// What was read.
-    pub(crate) read: Read<'a, T>,
+    pub(crate) read: Read<'a, T, E>,
     /// The cursor after the case.
     pub(crate) after: Tokens<'a>,
 }
 
-impl<'a, T> Attempt<'a, T> {
+impl<'a, T, E> Attempt<'a, T, E> {
     /// The same reading with the value turned into another.
-    pub(crate) fn map<U>(self, f: impl FnOnce(T) -> U) -> Attempt<'a, U> {
+    pub(crate) fn map<U>(self, f: impl FnOnce(T) -> U) -> Attempt<'a, U, E> {
         Attempt {
             read: match self.read {
                 Read::Case {
@@ -174,11 +176,11 @@ impl<'a, T> Attempt<'a, T> {
 
 /// What [`Tokens::read_case`] found.
 #[derive(Debug)]
-pub(crate) enum Group<T> {
+pub(crate) enum Group<T, E> {
     /// A valid case, and the line of its first token.
     Valid(T, usize),
     /// A malformed case: what is wrong with it and the line of its first token.
-    Invalid(String, usize),
+    Invalid(E, usize),
     /// The input ended inside the case after these many tokens (fewer than a case has, possibly
     /// 0); line of the first.
     Truncated(usize, usize),
@@ -196,9 +198,9 @@ const SHARED_LINE_CASES: usize = 16;
 /// Whether `next`, read right after a valid case that ended inside a line, says that the line
 /// holds several cases: valid ones that end together with a line (or the input). Where a case is
 /// two lines that could each begin one, the very next case must end with its line.
-fn shares_line<'a, T>(
-    attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T>,
-    mut next: Attempt<'a, T>,
+fn shares_line<'a, T, E>(
+    attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T, E>,
+    mut next: Attempt<'a, T, E>,
     layout: Layout,
 ) -> bool {
     let chain = if layout.lines > 1 {
@@ -220,7 +222,10 @@ fn shares_line<'a, T>(
 
 /// Whether a valid case that ends with its line starts at `start`, followed by another such case
 /// or by the end of the input.
-fn starts_cases<'a, T>(attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T>, start: Tokens<'a>) -> bool {
+fn starts_cases<'a, T, E>(
+    attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T, E>,
+    start: Tokens<'a>,
+) -> bool {
     let case = attempt(start);
     case.valid_and_whole() && {
         let next = attempt(case.after);
@@ -311,11 +316,11 @@ impl<'a> Tokens<'a> {
 
     /// Reads `n` tokens (at most 16) from the cursor as one case and checks them with `check`:
     /// the plain reading that [`Tokens::read_case`] builds on.
-    pub(crate) fn attempt<T>(
+    pub(crate) fn attempt<T, E>(
         mut self,
         n: usize,
-        check: impl Fn(&[Token<'a>]) -> Result<T, String>,
-    ) -> Attempt<'a, T> {
+        check: impl Fn(&[Token<'a>]) -> Result<T, E>,
+    ) -> Attempt<'a, T, E> {
         debug_assert!((1..=16).contains(&n));
         let mut group = [Token::NONE; 16];
         let mut count = 0;
@@ -388,13 +393,13 @@ impl<'a> Tokens<'a> {
     ///
     /// A malformed case with too few or too many tokens is reported as such, with the tokens of
     /// each of its lines when it spans several.
-    pub(crate) fn read_case<T>(
+    pub(crate) fn read_case<T, E: From<LayoutError>>(
         &mut self,
         layout: Layout,
         cases_after: Option<u64>,
-        attempt: impl Fn(Tokens<'a>) -> Attempt<'a, T>,
-        check: impl Fn(&[Token<'a>]) -> Result<T, String>,
-    ) -> Option<Group<T>> {
+        attempt: impl Fn(Tokens<'a>) -> Attempt<'a, T, E>,
+        check: impl Fn(&[Token<'a>]) -> Result<T, E>,
+    ) -> Option<Group<T, E>> {
         let last_case = cases_after == Some(0);
         let fit = Fit {
             tokens: layout.tokens,
@@ -545,12 +550,12 @@ impl<'a> Tokens<'a> {
     /// leaves the rest of the input a whole number of cases ([`Fit`]) comes first, if it is less
     /// than a case's worth of tokens after the first such start; failing any, a valid case that
     /// ends with its line followed by a malformed one.
-    fn valid_start<T>(
+    fn valid_start<T, E>(
         &self,
         first: &Token<'a>,
         layout: Layout,
         fit: Fit,
-        attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T>,
+        attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T, E>,
     ) -> Option<Self> {
         let skip = self.lines_to_skip(first, layout);
         let mut cursor = *self;
@@ -601,13 +606,13 @@ impl<'a> Tokens<'a> {
     /// tokens after the first that fits; else the first that fits. Failing those: the first start from that line on of a valid case that ends with its line, then of
     /// any case that does, then (when the input ends first) the end of the input, then the first
     /// start from that line on.
-    fn resynchronise<T>(
+    fn resynchronise<T, E>(
         &self,
         first: &Token<'a>,
         last: &Token<'a>,
         layout: Layout,
         fit: Fit,
-        attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T>,
+        attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T, E>,
     ) -> Self {
         let skip = self.lines_to_skip(first, layout);
         let mut cursor = *self;
@@ -675,29 +680,22 @@ impl<'a> Tokens<'a> {
 
     /// Moves the cursor to `resume` and says what is wrong with the tokens skipped: their count,
     /// when it is not a case's, else `check`'s complaint (or `error`, the first reading's).
-    fn malformed<T>(
+    fn malformed<T, E: From<LayoutError>>(
         &mut self,
         resume: &Self,
         layout: Layout,
-        check: &impl Fn(&[Token<'a>]) -> Result<T, String>,
-        error: Option<String>,
-    ) -> String {
+        check: &impl Fn(&[Token<'a>]) -> Result<T, E>,
+        error: Option<E>,
+    ) -> E {
         let tokens = self.until(resume);
         *self = *resume;
         if tokens.len() == layout.tokens {
             return match check(&tokens) {
-                Err(message) => message,
-                Ok(_) => error.unwrap_or_else(|| {
-                    format!("the case's {} do not end where a line does", layout.what)
-                }),
+                Err(error) => error,
+                Ok(_) => error.unwrap_or_else(|| LayoutError::NotAtLineEnd(layout.what).into()),
             };
         }
-        let mut message = format!(
-            "expected {} {}, found {}",
-            layout.tokens,
-            layout.what,
-            tokens.len()
-        );
+        let mut lines = None;
         if let (Some(first), Some(last)) = (tokens.first(), tokens.last())
             && last.line > first.line
         {
@@ -708,15 +706,19 @@ impl<'a> Tokens<'a> {
                     _ => per_line.push((token.line, 1)),
                 }
             }
-            let counts: Vec<String> = per_line.iter().map(|(_, n)| n.to_string()).collect();
-            message.push_str(&format!(
-                " (lines {} to {}: {})",
-                first.line,
-                last.line,
-                counts.join(" + ")
-            ));
+            lines = Some(Lines {
+                first: first.line,
+                last: last.line,
+                counts: per_line.iter().map(|&(_, n)| n).collect(),
+            });
         }
-        message
+        LayoutError::Count {
+            expected: layout.tokens,
+            what: layout.what,
+            found: tokens.len(),
+            lines,
+        }
+        .into()
     }
 }
 
@@ -756,6 +758,16 @@ impl<'a> Iterator for Tokens<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The toy formats' errors: their own words, or the layout's.
+    #[derive(Debug)]
+    struct Toy(String);
+
+    impl From<LayoutError> for Toy {
+        fn from(error: LayoutError) -> Self {
+            Toy(error.to_string())
+        }
+    }
 
     fn texts(input: &str) -> Vec<(String, usize)> {
         Tokens::new(input.as_bytes())
@@ -798,13 +810,13 @@ mod tests {
         row: None,
     };
 
-    fn check(tokens: &[Token<'_>]) -> Result<usize, String> {
+    fn check(tokens: &[Token<'_>]) -> Result<usize, Toy> {
         if tokens.len() != 3 {
-            return Err(format!("{} tokens", tokens.len()));
+            return Err(Toy(format!("{} tokens", tokens.len())));
         }
         (tokens[0].bytes == b"a" && tokens[1..].iter().all(|t| t.number().is_some()))
             .then_some(tokens.len())
-            .ok_or_else(|| "not a case".to_owned())
+            .ok_or_else(|| Toy("not a case".to_owned()))
     }
 
     /// Every case of `input`, as `Ok(line)` or `Err((line, message))`; truncation as an error.
@@ -816,7 +828,7 @@ mod tests {
         {
             found.push(match group {
                 Group::Valid(_, line) => Ok(line),
-                Group::Invalid(message, line) => Err((line, message)),
+                Group::Invalid(Toy(message), line) => Err((line, message)),
                 Group::Truncated(read, line) => Err((line, format!("truncated after {read}"))),
             });
         }
@@ -899,15 +911,15 @@ mod tests {
     }
 
     /// A toy format whose cases are two lines of numbers, which any line could begin.
-    fn numbers(tokens: &[Token<'_>]) -> Result<usize, String> {
+    fn numbers(tokens: &[Token<'_>]) -> Result<usize, Toy> {
         if tokens.len() != 4 {
-            return Err(format!("{} tokens", tokens.len()));
+            return Err(Toy(format!("{} tokens", tokens.len())));
         }
         tokens
             .iter()
             .all(|t| t.number().is_some())
             .then_some(4)
-            .ok_or_else(|| "not numbers".to_owned())
+            .ok_or_else(|| Toy("not numbers".to_owned()))
     }
 
     fn pairs(input: &str, lines: usize) -> Vec<Result<usize, (usize, String)>> {
@@ -924,7 +936,7 @@ mod tests {
         {
             found.push(match group {
                 Group::Valid(_, line) => Ok(line),
-                Group::Invalid(message, line) => Err((line, message)),
+                Group::Invalid(Toy(message), line) => Err((line, message)),
                 Group::Truncated(read, line) => Err((line, format!("truncated after {read}"))),
             });
         }

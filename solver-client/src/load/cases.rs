@@ -8,8 +8,8 @@
 use std::collections::HashSet;
 
 use anyhow::{Context as _, bail};
-use solver_core::solitaire::{self, DEFAULT_MAX_MOVES, Position, Square, Step};
-use solver_core::{Board, Board3, Board4, Move, parse_moves};
+use solver_core::solitaire::{self, DEFAULT_MAX_MOVES, Position, PositionError, Square, Step};
+use solver_core::{Board, Board3, Board4, Move, ReplayError, parse_moves};
 use solver_proto::v1 as pb;
 
 use super::class::Class;
@@ -423,7 +423,9 @@ impl Reply for pb::SlidingReply {
                 *at_most,
             )
             .map_err(|e| (e, start.to_string())),
-            Query::Solitaire { .. } => Err(("a sliding-tile reply".to_owned(), String::new())),
+            Query::Solitaire { .. } => {
+                return Verdict::Wrong("a sliding-tile reply to a Solitaire case".to_owned());
+            }
         };
         match checked {
             Ok(()) => Verdict::Answered { cached },
@@ -435,26 +437,46 @@ impl Reply for pb::SlidingReply {
     }
 }
 
+/// Why sliding moves are not a right answer.
+#[derive(Debug, thiserror::Error)]
+enum WalkError {
+    #[error("they do not reach the target")]
+    Misses,
+    #[error("illegal: {0}")]
+    Illegal(#[source] ReplayError),
+    #[error("{len} moves, the optimum is {optimum}")]
+    NotOptimal { len: usize, optimum: usize },
+    #[error("{len} moves, but it can be done in {at_most}")]
+    TooLong { len: usize, at_most: usize },
+}
+
 fn check_walk<const W: usize>(
     start: &Board<W>,
     target: &Board<W>,
     moves: &[Move],
     exact: Option<usize>,
     at_most: usize,
-) -> Result<(), String> {
+) -> Result<(), WalkError> {
     match start.replay(moves) {
         Ok(end) if end == *target => {}
-        Ok(_) => return Err("they do not reach the target".to_owned()),
-        Err(e) => return Err(format!("illegal: {e}")),
+        Ok(_) => return Err(WalkError::Misses),
+        Err(e) => return Err(WalkError::Illegal(e)),
     }
+    let len = moves.len();
     match exact {
-        Some(n) if moves.len() != n => Err(format!("{} moves, the optimum is {n}", moves.len())),
-        _ if moves.len() > at_most => Err(format!(
-            "{} moves, but it can be done in {at_most}",
-            moves.len()
-        )),
+        Some(optimum) if len != optimum => Err(WalkError::NotOptimal { len, optimum }),
+        _ if len > at_most => Err(WalkError::TooLong { len, at_most }),
         _ => Ok(()),
     }
+}
+
+/// Why a Solitaire move of a reply is not one.
+#[derive(Debug, thiserror::Error)]
+enum BadStep {
+    #[error("a move without a square")]
+    MissingSquare,
+    #[error(transparent)]
+    Square(#[from] PositionError),
 }
 
 impl Reply for pb::SolitaireReply {
@@ -469,13 +491,13 @@ impl Reply for pb::SolitaireReply {
         };
         match self.outcome {
             Some(Outcome::Solution(solution)) => {
-                let steps: Result<Vec<Step>, String> = solution
+                let steps: Result<Vec<Step>, BadStep> = solution
                     .moves
                     .iter()
                     .map(|m| {
                         let square = |s: Option<&pb::Square>| {
-                            s.ok_or_else(|| "a move without a square".to_owned())
-                                .and_then(|s| Square::new(s.row, s.col).map_err(|e| e.to_string()))
+                            let s = s.ok_or(BadStep::MissingSquare)?;
+                            Ok::<_, BadStep>(Square::new(s.row, s.col)?)
                         };
                         Ok(Step {
                             from: square(m.from.as_ref())?,

@@ -9,6 +9,7 @@ use hdrhistogram::Histogram;
 use serde_json::{Value, json};
 
 use super::class::Class;
+use super::rss::RssError;
 
 /// Latencies are recorded in microseconds, from 1 µs to an hour, to 3 significant digits.
 const LATENCY_MAX_US: u64 = 3_600_000_000;
@@ -98,7 +99,7 @@ pub(crate) struct Rss {
 }
 
 impl Rss {
-    pub(crate) fn sample(&mut self, value: Result<u64, String>, at_end: bool) {
+    pub(crate) fn sample(&mut self, value: Result<u64, RssError>, at_end: bool) {
         match value {
             Ok(bytes) => {
                 if self.start.is_none() {
@@ -111,7 +112,7 @@ impl Rss {
             }
             Err(problem) => {
                 if self.problem.is_none() {
-                    self.problem = Some(problem);
+                    self.problem = Some(problem.to_string());
                 }
             }
         }

@@ -75,38 +75,88 @@ impl Probe {
     }
 
     /// The resident memory in bytes, or why it cannot be read.
-    pub(crate) async fn read(&self) -> Result<u64, String> {
+    pub(crate) async fn read(&self) -> Result<u64, RssError> {
         match self {
             Probe::Metrics {
                 url,
                 authority,
                 path,
             } => match tokio::time::timeout(FETCH_LIMIT, fetch(authority, path)).await {
-                Ok(Ok(text)) => resident_bytes(&text)
-                    .ok_or_else(|| format!("{url} exports no {} (nor {})", GAUGES[0], GAUGES[1])),
-                Ok(Err(e)) => Err(format!("reading {url}: {e:#}")),
-                Err(_) => Err(format!("reading {url}: no answer within {FETCH_LIMIT:?}")),
+                Ok(Ok(text)) => {
+                    resident_bytes(&text).ok_or_else(|| RssError::NoGauge { url: url.clone() })
+                }
+                Ok(Err(source)) => Err(RssError::Fetch {
+                    url: url.clone(),
+                    source,
+                }),
+                Err(_) => Err(RssError::Timeout { url: url.clone() }),
             },
             Probe::OwnProcess => own_rss(),
-            Probe::Unknown => Err("a remote server: give --metrics URL".to_owned()),
+            Probe::Unknown => Err(RssError::Remote),
         }
     }
 }
 
+/// Why the memory could not be read.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum RssError {
+    /// The endpoint has no resident-memory gauge.
+    #[error("{url} exports no {} (nor {})", GAUGES[0], GAUGES[1])]
+    NoGauge {
+        /// The endpoint.
+        url: String,
+    },
+    /// The endpoint could not be read.
+    #[error("reading {url}: {source}")]
+    Fetch {
+        /// The endpoint.
+        url: String,
+        /// Why.
+        source: FetchError,
+    },
+    /// The endpoint did not answer in time.
+    #[error("reading {url}: no answer within {FETCH_LIMIT:?}")]
+    Timeout {
+        /// The endpoint.
+        url: String,
+    },
+    /// This process's status could not be read.
+    #[error("reading /proc/self/status: {0}")]
+    Proc(#[source] std::io::Error),
+    /// This process's status has no `VmRSS`.
+    #[error("no VmRSS in /proc/self/status")]
+    NoVmRss,
+    /// A remote server without `--metrics`.
+    #[error("a remote server: give --metrics URL")]
+    Remote,
+}
+
+/// Why `GET` on an endpoint failed.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum FetchError {
+    /// Connecting, writing or reading.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// No header/body separator.
+    #[error("not an HTTP response")]
+    NotHttp,
+    /// A status other than 200 (its status line).
+    #[error("answered {0:?}")]
+    Status(String),
+}
+
 /// The body of `GET path` on `authority` (HTTP/1.0, so the body ends with the connection).
-async fn fetch(authority: &str, path: &str) -> anyhow::Result<String> {
+async fn fetch(authority: &str, path: &str) -> Result<String, FetchError> {
     let mut stream = tokio::net::TcpStream::connect(authority).await?;
     let request = format!("GET {path} HTTP/1.0\r\nHost: {authority}\r\nAccept: text/plain\r\n\r\n");
     stream.write_all(request.as_bytes()).await?;
     let mut response = Vec::new();
     stream.read_to_end(&mut response).await?;
     let response = String::from_utf8_lossy(&response);
-    let (head, body) = response
-        .split_once("\r\n\r\n")
-        .context("not an HTTP response")?;
+    let (head, body) = response.split_once("\r\n\r\n").ok_or(FetchError::NotHttp)?;
     let status = head.lines().next().unwrap_or_default();
     if status.split_whitespace().nth(1) != Some("200") {
-        bail!("answered {status:?}");
+        return Err(FetchError::Status(status.to_owned()));
     }
     Ok(body.to_owned())
 }
@@ -130,16 +180,15 @@ fn resident_bytes(text: &str) -> Option<u64> {
 }
 
 /// `VmRSS` of this process.
-fn own_rss() -> Result<u64, String> {
-    let status = std::fs::read_to_string("/proc/self/status")
-        .map_err(|e| format!("reading /proc/self/status: {e}"))?;
+fn own_rss() -> Result<u64, RssError> {
+    let status = std::fs::read_to_string("/proc/self/status").map_err(RssError::Proc)?;
     status
         .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.trim().strip_suffix("kB"))
         .and_then(|kb| kb.trim().parse::<u64>().ok())
         .map(|kb| kb * 1024)
-        .ok_or_else(|| "no VmRSS in /proc/self/status".to_owned())
+        .ok_or(RssError::NoVmRss)
 }
 
 #[cfg(test)]
