@@ -7,9 +7,27 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use anyhow::Context as _;
 use solver_server::{Config, DataDir, Kind, ServingStatus};
 use tokio::sync::oneshot;
+
+/// Why the embedded server is not there.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum EmbeddedError {
+    /// No loopback port.
+    #[error("binding a loopback port for the embedded server")]
+    Bind(#[source] std::io::Error),
+    /// No thread.
+    #[error("starting the embedded server's thread")]
+    Thread(#[source] std::io::Error),
+    /// Not SERVING in time: why (its last health answer, or why there was none).
+    #[error("the embedded server was not ready after {limit:?}: {why}")]
+    NotReady {
+        /// How long it had.
+        limit: Duration,
+        /// Its last status, or why none came.
+        why: String,
+    },
+}
 
 /// A running embedded server. Dropping it asks the server to shut down.
 #[derive(Debug)]
@@ -24,11 +42,13 @@ impl Embedded {
     ///
     /// # Errors
     /// If no loopback port can be bound or no thread started.
-    pub(crate) fn start(warm_up: Vec<Kind>, data: DataDir) -> anyhow::Result<Self> {
-        let listener = std::net::TcpListener::bind(("127.0.0.1", 0))
-            .context("binding a loopback port for the embedded server")?;
-        listener.set_nonblocking(true)?;
-        let addr = listener.local_addr()?;
+    pub(crate) fn start(warm_up: Vec<Kind>, data: DataDir) -> Result<Self, EmbeddedError> {
+        let listener =
+            std::net::TcpListener::bind(("127.0.0.1", 0)).map_err(EmbeddedError::Bind)?;
+        listener
+            .set_nonblocking(true)
+            .map_err(EmbeddedError::Bind)?;
+        let addr = listener.local_addr().map_err(EmbeddedError::Bind)?;
         let config = Config {
             warm_up: warm_up.into(),
             // Stored databases are loaded, built ones stored, so only the first run builds; a
@@ -70,7 +90,7 @@ impl Embedded {
                     }
                 });
             })
-            .context("starting the embedded server's thread")?;
+            .map_err(EmbeddedError::Thread)?;
         Ok(Self {
             addr,
             _shutdown: shutdown,
@@ -88,7 +108,7 @@ impl Embedded {
     ///
     /// # Errors
     /// If the server is not ready within [`READY_LIMIT`] (it died, or cannot build its tables).
-    pub(crate) async fn ready(&self) -> anyhow::Result<()> {
+    pub(crate) async fn ready(&self) -> Result<(), EmbeddedError> {
         let started = std::time::Instant::now();
         loop {
             let status = solver_server::check_health(&self.addr.to_string(), POLL).await;
@@ -97,7 +117,10 @@ impl Embedded {
             }
             if started.elapsed() > READY_LIMIT {
                 let why = status.map_or_else(|e| e.to_string(), |s| s.as_str_name().to_owned());
-                anyhow::bail!("the embedded server was not ready after {READY_LIMIT:?}: {why}");
+                return Err(EmbeddedError::NotReady {
+                    limit: READY_LIMIT,
+                    why,
+                });
             }
             tokio::time::sleep(Duration::from_millis(5)).await;
         }

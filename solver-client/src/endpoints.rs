@@ -7,7 +7,7 @@
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
-use anyhow::{Context as _, bail};
+use tonic::codegen::http::uri::InvalidUri;
 use tonic::transport::{Channel, Endpoint as TonicEndpoint, Uri};
 
 /// A connected server endpoint.
@@ -19,7 +19,59 @@ pub(crate) struct Endpoint {
     pub(crate) channel: Channel,
 }
 
-use crate::embedded::Embedded;
+use crate::embedded::{Embedded, EmbeddedError};
+
+/// Why there is no server to talk to.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum EndpointError {
+    /// A `--server` entry that is not a URL.
+    #[error("{entry:?} is not a server URL like http://host:50051")]
+    NotAUrl {
+        /// The entry as given.
+        entry: String,
+        /// Why.
+        source: InvalidUri,
+    },
+    /// A `--server` entry without a host.
+    #[error("{0:?} names no host")]
+    NoHost(String),
+    /// A host name that does not resolve.
+    #[error("resolving {host}")]
+    Lookup {
+        /// The name.
+        host: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A host name that resolves to nothing.
+    #[error("{0} resolves to no address")]
+    NoAddress(String),
+    /// A `--server` of commas and spaces.
+    #[error("--server names no server")]
+    NoServer,
+    /// A URL tonic does not take.
+    #[error("{url:?} is not a server URL")]
+    BadUrl {
+        /// The URL.
+        url: String,
+        /// Why.
+        source: tonic::transport::Error,
+    },
+    /// A server that cannot be reached.
+    #[error("connecting to the solver server at {url}")]
+    Connect {
+        /// Its URL.
+        url: String,
+        /// Why.
+        source: tonic::transport::Error,
+    },
+    /// The embedded server did not come up.
+    #[error(transparent)]
+    Embedded(#[from] EmbeddedError),
+    /// Neither `--server` nor an embedded server (a bug of the caller).
+    #[error("no server to talk to")]
+    Nothing,
+}
 
 /// Port assumed when a URL gives none.
 const DEFAULT_PORT: u16 = 50051;
@@ -29,7 +81,7 @@ const DEFAULT_PORT: u16 = 50051;
 ///
 /// # Errors
 /// An entry that is not a URL, or a name that does not resolve.
-pub(crate) async fn resolve(server: &str) -> anyhow::Result<Vec<String>> {
+pub(crate) async fn resolve(server: &str) -> Result<Vec<String>, EndpointError> {
     let mut urls = Vec::new();
     for entry in server.split(',').map(str::trim).filter(|e| !e.is_empty()) {
         let url = if entry.contains("://") {
@@ -37,11 +89,12 @@ pub(crate) async fn resolve(server: &str) -> anyhow::Result<Vec<String>> {
         } else {
             format!("http://{entry}")
         };
-        let uri: Uri = url
-            .parse()
-            .with_context(|| format!("{entry:?} is not a server URL like http://host:50051"))?;
+        let uri: Uri = url.parse().map_err(|source| EndpointError::NotAUrl {
+            entry: entry.to_owned(),
+            source,
+        })?;
         let Some(host) = uri.host() else {
-            bail!("{entry:?} names no host");
+            return Err(EndpointError::NoHost(entry.to_owned()));
         };
         let bare = host.trim_start_matches('[').trim_end_matches(']');
         if bare.parse::<IpAddr>().is_ok() {
@@ -52,18 +105,21 @@ pub(crate) async fn resolve(server: &str) -> anyhow::Result<Vec<String>> {
         let port = uri.port_u16().unwrap_or(DEFAULT_PORT);
         let mut addrs: Vec<SocketAddr> = tokio::net::lookup_host((bare, port))
             .await
-            .with_context(|| format!("resolving {host}"))?
+            .map_err(|source| EndpointError::Lookup {
+                host: host.to_owned(),
+                source,
+            })?
             .collect();
         addrs.sort_unstable();
         addrs.dedup();
         if addrs.is_empty() {
-            bail!("{host} resolves to no address");
+            return Err(EndpointError::NoAddress(host.to_owned()));
         }
         urls.extend(addrs.iter().map(|a| format!("{scheme}://{a}")));
     }
     urls.dedup();
     if urls.is_empty() {
-        bail!("--server names no server");
+        return Err(EndpointError::NoServer);
     }
     Ok(urls)
 }
@@ -73,18 +129,24 @@ pub(crate) async fn resolve(server: &str) -> anyhow::Result<Vec<String>> {
 ///
 /// # Errors
 /// When no server can be reached.
-pub(crate) async fn connect(urls: &[String]) -> anyhow::Result<Vec<Endpoint>> {
+pub(crate) async fn connect(urls: &[String]) -> Result<Vec<Endpoint>, EndpointError> {
     let attempts = futures::future::join_all(urls.iter().map(|url| async move {
         let channel = TonicEndpoint::from_shared(url.clone())
-            .with_context(|| format!("{url:?} is not a server URL"))?
+            .map_err(|source| EndpointError::BadUrl {
+                url: url.clone(),
+                source,
+            })?
             .connect_timeout(Duration::from_secs(10))
             .tcp_nodelay(true)
             .initial_stream_window_size(Some(4 << 20))
             .initial_connection_window_size(Some(8 << 20))
             .connect()
             .await
-            .with_context(|| format!("connecting to the solver server at {url}"))?;
-        anyhow::Ok(Endpoint {
+            .map_err(|source| EndpointError::Connect {
+                url: url.clone(),
+                source,
+            })?;
+        Ok::<_, EndpointError>(Endpoint {
             url: url.clone(),
             channel,
         })
@@ -101,6 +163,8 @@ pub(crate) async fn connect(urls: &[String]) -> anyhow::Result<Vec<Endpoint>> {
     match errors.into_iter().next() {
         Some(first) if endpoints.is_empty() => Err(first),
         Some(first) => {
+            // With its causes, as `main` prints an error.
+            let first = anyhow::Error::from(first);
             eprintln!("solver-client: {first:#}; going on with the other servers");
             Ok(endpoints)
         }
@@ -115,14 +179,14 @@ pub(crate) async fn connect(urls: &[String]) -> anyhow::Result<Vec<Endpoint>> {
 pub(crate) async fn open(
     server: Option<&str>,
     embedded: Option<&Embedded>,
-) -> anyhow::Result<Vec<Endpoint>> {
+) -> Result<Vec<Endpoint>, EndpointError> {
     let urls = match (server, embedded) {
         (Some(server), _) => resolve(server).await?,
         (None, Some(embedded)) => {
             embedded.ready().await?;
             vec![embedded.url()]
         }
-        (None, None) => bail!("no server to talk to"),
+        (None, None) => return Err(EndpointError::Nothing),
     };
     connect(&urls).await
 }

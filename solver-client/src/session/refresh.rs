@@ -10,7 +10,7 @@ use solver_proto::v2 as pb;
 
 use super::dispatch::Dispatch;
 use super::worker::{Event, open};
-use crate::endpoints::{self, Endpoint};
+use crate::endpoints::{self, Endpoint, EndpointError};
 use crate::failure::Unanswered;
 
 /// How a run finds new servers.
@@ -19,7 +19,7 @@ pub(crate) struct Refresh {
     pub(crate) every: std::time::Duration,
     /// The current URLs of the servers.
     pub(crate) resolve:
-        Box<dyn Fn() -> BoxFuture<'static, anyhow::Result<Vec<String>>> + Send + Sync>,
+        Box<dyn Fn() -> BoxFuture<'static, Result<Vec<String>, EndpointError>> + Send + Sync>,
 }
 
 impl std::fmt::Debug for Refresh {
