@@ -2,4 +2,5 @@
 //! extremes.
 
 mod extremes;
+mod grid;
 mod oracle;

@@ -1,10 +1,31 @@
 //! Plain breadth-first search over boards: the reference every faster solver is checked
 //! against (by the tests here, the server's and the client's), short enough to trust by reading.
-//! Memory grows with the boards reached, so it is for 3×3 boards and small radii on 4×4.
+//! Memory grows with the boards reached, so it is for 3×3 (and boards of up to about 10 cells of
+//! any shape) and small radii on larger boards.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::Hash;
 
 use super::board::{Board, Move};
+use super::grid_board::GridBoard;
+
+/// A board the oracle can search: anything with the blank's four moves.
+pub trait Slide: Clone + Eq + Hash {
+    /// The board after `mv`, or `None` if the blank would leave the board.
+    fn slide(&self, mv: Move) -> Option<Self>;
+}
+
+impl<const W: usize> Slide for Board<W> {
+    fn slide(&self, mv: Move) -> Option<Self> {
+        self.apply(mv)
+    }
+}
+
+impl Slide for GridBoard {
+    fn slide(&self, mv: Move) -> Option<Self> {
+        self.apply(mv)
+    }
+}
 
 /// Exact distances to `target` of every board within `radius` moves of it (every board that can
 /// reach it, when `radius` is large enough: 181,440 for 3×3).
@@ -16,8 +37,8 @@ use super::board::{Board, Move};
 /// assert_eq!(dist.values().max(), Some(&31));
 /// ```
 #[must_use]
-pub fn distances<const W: usize>(target: Board<W>, radius: u32) -> HashMap<Board<W>, u32> {
-    let mut dist = HashMap::from([(target, 0)]);
+pub fn distances<B: Slide>(target: B, radius: u32) -> HashMap<B, u32> {
+    let mut dist = HashMap::from([(target.clone(), 0)]);
     let mut queue = VecDeque::from([target]);
     while let Some(board) = queue.pop_front() {
         let d = dist[&board];
@@ -25,11 +46,11 @@ pub fn distances<const W: usize>(target: Board<W>, radius: u32) -> HashMap<Board
             continue;
         }
         for mv in Move::ALL {
-            if let Some(next) = board.apply(mv) {
-                dist.entry(next).or_insert_with(|| {
-                    queue.push_back(next);
-                    d + 1
-                });
+            if let Some(next) = board.slide(mv)
+                && !dist.contains_key(&next)
+            {
+                dist.insert(next.clone(), d + 1);
+                queue.push_back(next);
             }
         }
     }
@@ -47,16 +68,13 @@ pub fn distances<const W: usize>(target: Board<W>, radius: u32) -> HashMap<Board
 /// assert_eq!(format_moves(&bfs::smallest_path(start, &dist).unwrap()), "r");
 /// ```
 #[must_use]
-pub fn smallest_path<const W: usize>(
-    start: Board<W>,
-    dist: &HashMap<Board<W>, u32>,
-) -> Option<Vec<Move>> {
+pub fn smallest_path<B: Slide>(start: B, dist: &HashMap<B, u32>) -> Option<Vec<Move>> {
     let mut board = start;
     let mut path = Vec::new();
     while *dist.get(&board)? > 0 {
         let (mv, next) = Move::ALL
             .iter()
-            .filter_map(|&m| board.apply(m).map(|b| (m, b)))
+            .filter_map(|&m| board.slide(m).map(|b| (m, b)))
             .find(|(_, b)| dist.get(b).is_some_and(|&d| d + 1 == dist[&board]))?;
         path.push(mv);
         board = next;

@@ -1,0 +1,290 @@
+//! Answers with a proven bound where optimal is out of reach: weighted A* on boards of any shape.
+//!
+//! Weighted A* expands nodes in order of `g + w·h` and re-opens a node reached again by a shorter
+//! path. With an admissible `h` ([`Distance`]) the answer's length `L` is then at most `w` times
+//! the optimum (Pohl 1970: until the target is expanded, some node of an optimal path waits in
+//! the open list with its optimal `g`, and its key is at most `w` times the optimum). So the
+//! optimum is at least `⌈L / w⌉`, and at least `h(start)`; and every path between two boards has
+//! the same parity of length (each move moves the blank one step), so the bound is raised to
+//! `L`'s parity. The answer carries that proven lower bound, so `L / bound` is a proven ratio.
+//!
+//! Each attempt is kept within a node limit; when `w` cannot finish within it the search tries
+//! twice and four times the weight (at most 8), and then builds a solution the way people do
+//! ([`constructive`](super::constructive)), so every board up to 8×8 gets an answer fast. The
+//! lower bound is proven either way, so the reported ratio always holds.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use super::board::Move;
+use super::constructive;
+use super::distance::Distance;
+use super::grid_board::GridBoard;
+use crate::stop::{SearchStats, Stop, Stopped};
+
+/// The most boards one weighted attempt keeps before it gives up for a larger weight.
+const NODE_LIMIT: usize = 150_000;
+/// The largest weight tried before the constructive method.
+const MAX_WEIGHT: f64 = 8.0;
+
+/// A solution with what was proven about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bounded {
+    /// The moves, which replay from the start to the target.
+    pub moves: Vec<Move>,
+    /// A proven lower bound on the optimal length (≤ `moves.len()`).
+    pub lower_bound: u32,
+    /// How it was found.
+    pub method: Method,
+    /// Work done, over every attempt.
+    pub stats: SearchStats,
+}
+
+impl Bounded {
+    /// The proven ratio of the answer's length to the optimum (1 when it is proven optimal).
+    #[must_use]
+    pub fn ratio(&self) -> f64 {
+        if self.lower_bound == 0 {
+            1.0
+        } else {
+            self.moves.len() as f64 / f64::from(self.lower_bound)
+        }
+    }
+}
+
+/// How a bounded answer was found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Method {
+    /// Weighted A* with this weight: the length is at most `weight ×` the optimum.
+    Weighted(f64),
+    /// Row by row, then column by column (no promise beyond the proven lower bound).
+    Constructive,
+}
+
+/// A weight as the fraction `num / den` (tenths of a unit are enough).
+fn fraction(weight: f64) -> (u64, u64) {
+    let num = (weight * 10.0).round().max(10.0) as u64;
+    (num, 10)
+}
+
+/// Solves `start` → `target` with a length proven within `max_ratio` of the optimum when one
+/// weighted attempt of that weight fits the node limit; otherwise with doubled weights (the
+/// proven ratio is then larger, and reported). `max_ratio` below 1 counts as 1.
+///
+/// # Errors
+/// [`Stopped`] when `stop` fires first.
+///
+/// # Panics
+/// When `target` cannot be reached from `start`: check [`GridBoard::can_reach`] first.
+pub fn solve(
+    start: &GridBoard,
+    target: &GridBoard,
+    max_ratio: f64,
+    stop: &Stop,
+) -> Result<Bounded, Stopped> {
+    assert!(start.can_reach(target), "the target is reachable");
+    let distance = Distance::new(start.grid(), target.cells());
+    let h0 = distance.value(start.cells());
+    let mut stats = SearchStats::default();
+    let first = max_ratio.clamp(1.0, MAX_WEIGHT);
+    let weights = [first, first * 2.0, first * 4.0];
+    for weight in weights
+        .into_iter()
+        .filter(|&w| w == first || w <= MAX_WEIGHT)
+    {
+        stats.iterations += 1;
+        if let Some(moves) = attempt(&distance, start, weight, stop, &mut stats)? {
+            let (num, den) = fraction(weight);
+            let by_weight = (moves.len() as u64 * den).div_ceil(num);
+            let by_weight = u32::try_from(by_weight).unwrap_or(u32::MAX);
+            return Ok(Bounded {
+                lower_bound: proven(by_weight.max(h0), moves.len()),
+                moves,
+                method: Method::Weighted(num as f64 / den as f64),
+                stats,
+            });
+        }
+    }
+    let moves = constructive::solve(start, target);
+    Ok(Bounded {
+        lower_bound: proven(h0, moves.len()),
+        moves,
+        method: Method::Constructive,
+        stats,
+    })
+}
+
+/// A lower bound raised to the parity every path between the two boards shares (that of the
+/// `len` found), and never above `len`.
+fn proven(bound: u32, len: usize) -> u32 {
+    let len = u32::try_from(len).unwrap_or(u32::MAX);
+    let bound = if bound % 2 == len % 2 {
+        bound
+    } else {
+        bound + 1
+    };
+    bound.min(len)
+}
+
+/// A board reached: its cells, best `g`, parent and the move from the parent.
+struct Reached {
+    cells: Box<[u8]>,
+    g: u32,
+    parent: u32,
+    mv: Option<Move>,
+}
+
+/// One weighted A* run; `None` when it outgrew [`NODE_LIMIT`].
+fn attempt(
+    distance: &Distance,
+    start: &GridBoard,
+    weight: f64,
+    stop: &Stop,
+    stats: &mut SearchStats,
+) -> Result<Option<Vec<Move>>, Stopped> {
+    let (num, den) = fraction(weight);
+    let grid = distance.grid();
+    let mut boards: Vec<Reached> = Vec::new();
+    let mut index: HashMap<Box<[u8]>, u32> = HashMap::new();
+    let mut open = BinaryHeap::new();
+    let root: Box<[u8]> = start.cells().into();
+    index.insert(root.clone(), 0);
+    boards.push(Reached {
+        cells: root,
+        g: 0,
+        parent: 0,
+        mv: None,
+    });
+    let h0 = u64::from(distance.value(start.cells()));
+    open.push(Reverse((num * h0, h0, 0u32, 0u32)));
+    let mut poll = stop.next_poll(stats.nodes);
+    while let Some(Reverse((_, h, g, id))) = open.pop() {
+        if g != boards[id as usize].g {
+            continue; // a stale entry: reached again by a shorter path since
+        }
+        if h == 0 {
+            return Ok(Some(path(&boards, id)));
+        }
+        if boards.len() > NODE_LIMIT {
+            return Ok(None);
+        }
+        let cells = boards[id as usize].cells.clone();
+        let blank = cells.iter().position(|&t| t == 0).expect("a blank");
+        let came = boards[id as usize].mv;
+        for mv in Move::ALL {
+            if came.is_some_and(|c| c == mv.reverse()) {
+                continue;
+            }
+            let Some(to) = grid.neighbour(blank, mv) else {
+                continue;
+            };
+            let mut next = cells.clone();
+            next.swap(blank, to);
+            stats.nodes += 1;
+            let g = g + 1;
+            let child = match index.get(&next) {
+                Some(&known) if boards[known as usize].g <= g => continue,
+                Some(&known) => {
+                    let entry = &mut boards[known as usize];
+                    (entry.g, entry.parent, entry.mv) = (g, id, Some(mv));
+                    known
+                }
+                None => {
+                    let known = boards.len() as u32;
+                    index.insert(next.clone(), known);
+                    boards.push(Reached {
+                        cells: next.clone(),
+                        g,
+                        parent: id,
+                        mv: Some(mv),
+                    });
+                    known
+                }
+            };
+            let h = u64::from(distance.value(&next));
+            open.push(Reverse((den * u64::from(g) + num * h, h, g, child)));
+        }
+        if stats.nodes >= poll {
+            if let Some(reason) = stop.check(stats.nodes) {
+                return Err(Stopped {
+                    reason,
+                    stats: *stats,
+                });
+            }
+            poll = stop.next_poll(stats.nodes);
+        }
+    }
+    unreachable!("the open list of a connected space empties only at the target")
+}
+
+fn path(boards: &[Reached], mut id: u32) -> Vec<Move> {
+    let mut moves = Vec::new();
+    while let Some(mv) = boards[id as usize].mv {
+        moves.push(mv);
+        id = boards[id as usize].parent;
+    }
+    moves.reverse();
+    moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tiles::grid::Grid;
+    use crate::tiles::grid_ida;
+
+    fn scrambled(grid: Grid, steps: usize, seed: u64) -> GridBoard {
+        let mut board = GridBoard::goal(grid);
+        let mut state = seed | 1;
+        for _ in 0..steps {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            board = board
+                .apply(Move::ALL[(state % 4) as usize])
+                .unwrap_or(board);
+        }
+        board
+    }
+
+    #[test]
+    fn the_proven_bound_holds_against_the_optimum() {
+        let grid = Grid::new(3, 4).unwrap();
+        let goal = GridBoard::goal(grid);
+        for seed in 1..12 {
+            let start = scrambled(grid, 200, seed);
+            let optimal = grid_ida::solve(&start, &goal, &Stop::never())
+                .unwrap()
+                .len() as u32;
+            for ratio in [1.0, 1.5, 3.0] {
+                let answer = solve(&start, &goal, ratio, &Stop::never()).unwrap();
+                assert_eq!(start.replay(&answer.moves).unwrap(), goal);
+                assert!(
+                    answer.lower_bound <= optimal,
+                    "bound {} > optimum {optimal}",
+                    answer.lower_bound
+                );
+                assert!(
+                    answer.ratio() >= answer.moves.len() as f64 / f64::from(optimal.max(1)) - 1e-9
+                );
+                if let Method::Weighted(weight) = answer.method {
+                    assert!(answer.moves.len() as f64 <= weight * f64::from(optimal) + 1e-9);
+                }
+                if ratio == 1.0 {
+                    assert_eq!(answer.method, Method::Weighted(1.0));
+                    assert_eq!(answer.moves.len() as u32, optimal);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_eight_by_eight_board_gets_an_answer() {
+        let grid = Grid::new(8, 8).unwrap();
+        let goal = GridBoard::goal(grid);
+        let start = scrambled(grid, 3_000, 7);
+        let answer = solve(&start, &goal, 2.0, &Stop::never()).unwrap();
+        assert_eq!(start.replay(&answer.moves).unwrap(), goal);
+        assert!(answer.lower_bound as usize <= answer.moves.len());
+    }
+}

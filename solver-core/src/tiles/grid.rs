@@ -1,0 +1,161 @@
+//! The shape of a sliding-tile board of any size: `rows × cols` cells, each from 2 to 8.
+//!
+//! Everything that depends only on the shape lives here, once: which cell a move takes the blank
+//! to, the standard goal layout, and the invariant that tells whether one board can reach another.
+
+use std::fmt;
+
+use super::board::Move;
+
+/// Why a shape is not a board this crate solves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "a {rows}×{cols} board is not supported: rows and columns must each be {}..={}",
+    Grid::MIN,
+    Grid::MAX
+)]
+pub struct GridError {
+    /// Rows asked for.
+    pub rows: usize,
+    /// Columns asked for.
+    pub cols: usize,
+}
+
+/// A validated board shape: `rows × cols`, each within [`Grid::MIN`]..=[`Grid::MAX`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Grid {
+    rows: u8,
+    cols: u8,
+}
+
+impl Grid {
+    /// The fewest rows or columns: a 1-wide board cannot move its tiles past each other.
+    pub const MIN: usize = 2;
+    /// The most rows or columns (64 cells, tiles fit a byte and a cell set fits a `u64`).
+    pub const MAX: usize = 8;
+
+    /// A `rows × cols` shape.
+    ///
+    /// ```
+    /// use solver_core::tiles::grid::Grid;
+    /// assert_eq!(Grid::new(3, 4).unwrap().cells(), 12);
+    /// assert!(Grid::new(1, 5).is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// [`GridError`] when either side is outside `2..=8`.
+    pub fn new(rows: usize, cols: usize) -> Result<Self, GridError> {
+        let ok = |n: usize| (Self::MIN..=Self::MAX).contains(&n);
+        if ok(rows) && ok(cols) {
+            Ok(Self {
+                rows: rows as u8,
+                cols: cols as u8,
+            })
+        } else {
+            Err(GridError { rows, cols })
+        }
+    }
+
+    /// Number of rows.
+    #[must_use]
+    pub const fn rows(self) -> usize {
+        self.rows as usize
+    }
+
+    /// Number of columns.
+    #[must_use]
+    pub const fn cols(self) -> usize {
+        self.cols as usize
+    }
+
+    /// Number of cells (tiles plus the blank).
+    #[must_use]
+    pub const fn cells(self) -> usize {
+        self.rows() * self.cols()
+    }
+
+    /// The blank's cell after `mv` from `cell`, or `None` if it would leave the board.
+    #[must_use]
+    pub const fn neighbour(self, cell: usize, mv: Move) -> Option<usize> {
+        let (row, col) = (cell / self.cols(), cell % self.cols());
+        match mv {
+            Move::Down if row + 1 < self.rows() => Some(cell + self.cols()),
+            Move::Left if col > 0 => Some(cell - 1),
+            Move::Right if col + 1 < self.cols() => Some(cell + 1),
+            Move::Up if row > 0 => Some(cell - self.cols()),
+            _ => None,
+        }
+    }
+
+    /// The standard goal: tiles `1..cells` in row-major order, the blank in the last cell.
+    #[must_use]
+    pub fn goal(self) -> Vec<u8> {
+        let last = self.cells() as u8;
+        (1..last).chain([0]).collect()
+    }
+
+    /// The invariant no move changes: the parity of the whole permutation (blank included) plus
+    /// the parity of the blank's row and column. Every move swaps two cells (flipping the first)
+    /// and moves the blank one step (flipping the second). On every shape of at least 2×2 the
+    /// boards with equal invariant are exactly the ones that reach each other (for an odd width
+    /// this is the classic inversion-count rule, for an even width inversions plus the blank's
+    /// row). `cells` must be a permutation of `0..cells()`.
+    #[must_use]
+    pub fn parity(self, cells: &[u8]) -> bool {
+        debug_assert_eq!(cells.len(), self.cells());
+        let mut inversions = 0usize;
+        for (i, &a) in cells.iter().enumerate() {
+            inversions += cells[i + 1..].iter().filter(|&&b| a > b).count();
+        }
+        let blank = cells.iter().position(|&t| t == 0).unwrap_or(0);
+        (inversions + blank / self.cols() + blank % self.cols()) % 2 == 1
+    }
+}
+
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_outside_two_to_eight_are_refused() {
+        for (rows, cols) in [(1, 3), (3, 1), (9, 2), (0, 0), (2, 9)] {
+            assert_eq!(Grid::new(rows, cols), Err(GridError { rows, cols }));
+        }
+        assert!(Grid::new(2, 2).is_ok() && Grid::new(8, 8).is_ok());
+    }
+
+    #[test]
+    fn neighbours_stay_on_the_board() {
+        let grid = Grid::new(2, 3).unwrap();
+        assert_eq!(grid.neighbour(0, Move::Up), None);
+        assert_eq!(grid.neighbour(0, Move::Down), Some(3));
+        assert_eq!(grid.neighbour(2, Move::Right), None);
+        assert_eq!(grid.neighbour(5, Move::Left), Some(4));
+    }
+
+    #[test]
+    fn every_move_keeps_the_invariant() {
+        let grid = Grid::new(3, 5).unwrap();
+        let mut cells = grid.goal();
+        let start = grid.parity(&cells);
+        let mut blank = cells.len() - 1;
+        for step in 0..200usize {
+            let mv = Move::ALL[(step * 7 + step / 3) % 4];
+            if let Some(to) = grid.neighbour(blank, mv) {
+                cells.swap(blank, to);
+                blank = to;
+                assert_eq!(grid.parity(&cells), start);
+            }
+        }
+        cells.swap(0, 1);
+        if cells[0] != 0 && cells[1] != 0 {
+            assert_ne!(grid.parity(&cells), start);
+        }
+    }
+}
