@@ -1,7 +1,7 @@
 //! The known extremes: the hardest 8-puzzle boards, a long Korf instance, Solitaire edge cases.
 
 use crate::oracle::forward_walk;
-use solver_core::solitaire::{self, Position, Square, Step};
+use solver_core::solitaire::{self, Outcome, Position, Square, Step};
 use solver_core::{Board3, Board4, Move, Stop, StopReason, eight, fifteen};
 
 #[test]
@@ -148,6 +148,27 @@ fn solitaire_sample_is_seven_moves() {
     );
 }
 
+/// An unreachable answer reports the search it took: one more layer per move of the limit,
+/// each expanding positions, so the work grows with the limit.
+#[test]
+fn an_unreachable_answer_reports_its_work() {
+    let (start, end) = (position("4 4 4 5 5 4 6 5"), position("2 4 3 3 3 6 4 6"));
+    let mut before = 0;
+    for limit in 1..=6 {
+        let outcome = solitaire::search(&start, &end, limit, &Stop::never()).unwrap();
+        let Outcome::Unreachable(stats) = outcome else {
+            panic!("limit {limit}: {outcome:?}");
+        };
+        assert_eq!(stats.iterations, limit);
+        assert!(stats.nodes > before, "limit {limit}: {stats:?}");
+        before = stats.nodes;
+    }
+    let Outcome::Solved(found) = solitaire::search(&start, &end, 7, &Stop::never()).unwrap() else {
+        panic!("the sample takes 7 moves");
+    };
+    assert_eq!(found.steps.len(), 7);
+}
+
 #[test]
 fn a_jump_cannot_land_on_a_piece() {
     let sq = |r, c| Square::new(r, c).unwrap();
@@ -220,7 +241,7 @@ fn sliced_solitaire_gives_the_same_answer_and_work() {
     let start = Position::new(&[sq(1, 1), sq(1, 2), sq(2, 1), sq(2, 2)]).unwrap();
     let end = Position::new(&[sq(7, 7), sq(7, 8), sq(8, 7), sq(8, 8)]).unwrap();
     for limit in [8, 30] {
-        let whole = solitaire::solve(&start, &end, limit, &Stop::never()).unwrap();
+        let whole = solitaire::search(&start, &end, limit, &Stop::never()).unwrap();
         let mut sliced = solitaire::SlicedSolitaire::new(&start, &end, limit);
         let mut slices = 0;
         let resumed = loop {
@@ -230,7 +251,8 @@ fn sliced_solitaire_gives_the_same_answer_and_work() {
             }
         };
         assert_eq!(resumed, whole, "limit {limit}");
-        if let Some(found) = &whole {
+        assert!(whole.stats().nodes > 0, "limit {limit}");
+        if let Outcome::Solved(found) = &whole {
             assert!(
                 slices > 100,
                 "{slices} slices for {} nodes",

@@ -236,7 +236,7 @@ proptest! {
             });
             let d = dist[&end];
             for limit in [d.saturating_sub(1), d, 8, 10] {
-                let answer = solitaire::solve(&start, &end, limit, &Stop::never()).unwrap();
+                let answer = solitaire::search(&start, &end, limit, &Stop::never()).unwrap();
                 // Suspended at every poll and resumed, the search must give the same answer.
                 let mut sliced = solitaire::SlicedSolitaire::new(&start, &end, limit);
                 let resumed = loop {
@@ -245,6 +245,12 @@ proptest! {
                     }
                 };
                 prop_assert_eq!(&resumed, &answer);
+                prop_assert_eq!(
+                    &solitaire::solve(&start, &end, limit, &Stop::never()).unwrap(),
+                    &answer.clone().into_solution()
+                );
+                prop_assert!(start == end || limit == 0 || answer.stats().nodes > 0);
+                let answer = answer.into_solution();
                 prop_assert_eq!(answer.is_some(), d <= limit, "distance {} limit {}", d, limit);
                 if let Some(answer) = answer {
                     prop_assert_eq!(answer.steps.len() as u32, d);

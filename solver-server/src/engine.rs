@@ -2,9 +2,7 @@
 //! stable surface: warm-up, and one blocking `solve_*` per kind.
 
 use solver_core::fifteen::{DatabaseSet, Partition, SlicedSearch};
-use solver_core::{
-    Board3, Board4, Move, Pace, SearchStats, Stop, Stopped, eight, fifteen, solitaire,
-};
+use solver_core::{Board3, Board4, Move, Pace, Stop, Stopped, eight, fifteen, solitaire};
 
 use crate::config::Kind;
 use crate::data::DataDir;
@@ -69,13 +67,13 @@ pub(crate) fn start_fifteen(start: &Board4, target: &Board4) -> Option<SlicedSea
     fifteen::sliced(start, target, &solver_core::Unpaced)
 }
 
-/// A shortest way from `start` to `end` within `max_moves` and the work done, `Ok(None)` when
-/// there is none.
+/// A shortest way from `start` to `end` within `max_moves`, or none, with the work done either
+/// way.
 pub(crate) fn solve_solitaire(
     start: &Position,
     end: &Position,
     max_moves: u32,
     stop: &Stop,
-) -> Result<Option<(Vec<Step>, SearchStats)>, Stopped> {
-    solitaire::solve(start, end, max_moves, stop).map(|found| found.map(|s| (s.steps, s.stats)))
+) -> Result<solitaire::Outcome, Stopped> {
+    solitaire::search(start, end, max_moves, stop)
 }

@@ -262,6 +262,10 @@ async fn solitaire_answers_reachable_unreachable_and_bad_cases() {
             max_moves: 6
         }))
     ));
+    // Knowing that there is no way took a search: its work is reported, as for a solution.
+    let stats = replies[&2].stats.as_ref().unwrap();
+    assert_eq!(stats.method, "bidirectional-bfs", "{stats:?}");
+    assert!(stats.nodes > 0 && stats.iterations == 6, "{stats:?}");
     for (id, field) in [(3, "start"), (4, "start"), (5, "max_moves"), (7, "start")] {
         let Some(solitaire_reply::Outcome::Error(error)) = &replies[&id].outcome else {
             panic!("{:?}", replies[&id]);

@@ -191,6 +191,10 @@ async fn solve_answers_every_kind_optimally() {
             max_moves: 6
         }))
     );
+    // Knowing that there is no way took a search: its work is reported, as for a solution.
+    let stats = response.stats.unwrap();
+    assert_eq!(stats.method, "bidirectional-bfs", "{stats:?}");
+    assert!(stats.nodes > 0 && stats.iterations == 6, "{stats:?}");
     server.stop().await.unwrap();
 }
 

@@ -8,7 +8,7 @@ mod position;
 mod search;
 
 pub use position::{PIECES, POSITIONS, Position, PositionError, Square};
-pub use search::{IllegalStep, SlicedSolitaire, Solution, Step, replay, solve};
+pub use search::{IllegalStep, Outcome, SlicedSolitaire, Solution, Step, replay, search, solve};
 
 /// The judges' move limit.
 pub const DEFAULT_MAX_MOVES: u32 = 8;

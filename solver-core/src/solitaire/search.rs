@@ -35,11 +35,41 @@ pub struct Solution {
     pub stats: SearchStats,
 }
 
+/// How a search that ran to its end came out. Proving that no way exists within the limit can
+/// cost as much as finding one, so both carry the work done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// A shortest way within the limit.
+    Solved(Solution),
+    /// No way within the limit; the work it took to know.
+    Unreachable(SearchStats),
+}
+
+impl Outcome {
+    /// The work done, whichever way the search came out.
+    #[must_use]
+    pub fn stats(&self) -> SearchStats {
+        match self {
+            Self::Solved(solution) => solution.stats,
+            Self::Unreachable(stats) => *stats,
+        }
+    }
+
+    /// The shortest way, if there is one within the limit.
+    #[must_use]
+    pub fn into_solution(self) -> Option<Solution> {
+        match self {
+            Self::Solved(solution) => Some(solution),
+            Self::Unreachable(_) => None,
+        }
+    }
+}
+
 const UNSEEN: u8 = 0;
 const FORWARD: u8 = 1;
 const BACKWARD: u8 = 2;
 
-/// Working memory of a search: per thread for [`solve`], per search for [`SlicedSolitaire`].
+/// Working memory of a search: per thread for [`search`], per search for [`SlicedSolitaire`].
 struct Scratch {
     /// `UNSEEN`, `FORWARD` or `BACKWARD`, by rank.
     side: Vec<u8>,
@@ -95,7 +125,7 @@ thread_local! {
 }
 
 /// A shortest sequence of moves from `start` to `end` if one has at most `max_moves` moves,
-/// otherwise `None`.
+/// otherwise `None`: [`search`] for callers that do not count the work of an unreachable case.
 ///
 /// ```
 /// use solver_core::Stop;
@@ -119,26 +149,41 @@ pub fn solve(
     max_moves: u32,
     stop: &Stop,
 ) -> Result<Option<Solution>, Stopped> {
+    search(start, end, max_moves, stop).map(Outcome::into_solution)
+}
+
+/// A shortest sequence of moves from `start` to `end` within `max_moves` moves, or the
+/// knowledge that there is none, each with the work it cost.
+///
+/// ```
+/// use solver_core::Stop;
+/// use solver_core::solitaire::{Outcome, Position, Square, search};
+/// let sq = |r, c| Square::new(r, c).unwrap();
+/// let start = Position::new(&[sq(4, 4), sq(4, 5), sq(5, 4), sq(6, 5)]).unwrap();
+/// let end = Position::new(&[sq(2, 4), sq(3, 3), sq(3, 6), sq(4, 6)]).unwrap();
+/// let Outcome::Unreachable(stats) = search(&start, &end, 6, &Stop::never()).unwrap() else {
+///     panic!("the sample takes 7 moves");
+/// };
+/// assert!(stats.nodes > 0);
+/// ```
+///
+/// # Errors
+/// [`Stopped`] when `stop` fires first.
+pub fn search(
+    start: &Position,
+    end: &Position,
+    max_moves: u32,
+    stop: &Stop,
+) -> Result<Outcome, Stopped> {
     SCRATCH.with(|cell| {
         let mut slot = cell.borrow_mut();
         let scratch = slot.get_or_insert_with(Scratch::new);
-        let result = search(scratch, start.bits(), end.bits(), max_moves, stop);
+        let result = Layers::new(start.bits(), end.bits(), max_moves)
+            .run(scratch, stop, None)
+            .expect("a search without a slice end runs to the end");
         scratch.clear();
         result
     })
-}
-
-fn search(
-    scratch: &mut Scratch,
-    start: u64,
-    end: u64,
-    max_moves: u32,
-    stop: &Stop,
-) -> Result<Option<Solution>, Stopped> {
-    let mut search = Layers::new(start, end, max_moves);
-    search
-        .run(scratch, stop, None)
-        .expect("a search without a slice end runs to the end")
 }
 
 /// The state of a bidirectional search between two polls: the frontiers, which side is being
@@ -180,9 +225,9 @@ impl Layers {
         scratch: &mut Scratch,
         stop: &Stop,
         slice_end: Option<Instant>,
-    ) -> Option<Result<Option<Solution>, Stopped>> {
+    ) -> Option<Result<Outcome, Stopped>> {
         if self.start == self.end {
-            return Some(Ok(Some(Solution {
+            return Some(Ok(Outcome::Solved(Solution {
                 steps: Vec::new(),
                 stats: self.stats,
             })));
@@ -248,7 +293,7 @@ impl Layers {
                 if let Some((near, far)) = meeting {
                     let (fwd, bwd) = if side == 0 { (near, far) } else { (far, near) };
                     let steps = path(scratch, fwd, bwd, start_rank, end_rank);
-                    return Some(Ok(Some(Solution {
+                    return Some(Ok(Outcome::Solved(Solution {
                         steps,
                         stats: self.stats,
                     })));
@@ -262,14 +307,14 @@ impl Layers {
             std::mem::swap(&mut self.frontiers[side], &mut self.next);
             self.depth += 1;
         }
-        Some(Ok(None))
+        Some(Ok(Outcome::Unreachable(self.stats)))
     }
 }
 
 /// A Solitaire search that runs in time slices, for callers that share threads between many
 /// searches: each [`run`](Self::run) goes on where the last stopped. It owns its marks (a few MB
 /// at most, only the pages it touches), so a caller should bound how many it keeps suspended;
-/// [`solve`] is cheaper for searches that finish at once.
+/// [`search`] is cheaper for searches that finish at once.
 #[derive(Debug)]
 pub struct SlicedSolitaire {
     layers: Layers,
@@ -287,16 +332,12 @@ impl SlicedSolitaire {
         }
     }
 
-    /// Searches until the answer is known (`Some(Ok)`, as [`solve`]'s), `stop` fires
+    /// Searches until the answer is known (`Some(Ok)`, as [`search`]'s), `stop` fires
     /// (`Some(Err)`), or the first poll after `slice_end` (`None`: call again to go on).
     ///
     /// # Errors
     /// [`Stopped`] when `stop` fires first.
-    pub fn run(
-        &mut self,
-        stop: &Stop,
-        slice_end: Instant,
-    ) -> Option<Result<Option<Solution>, Stopped>> {
+    pub fn run(&mut self, stop: &Stop, slice_end: Instant) -> Option<Result<Outcome, Stopped>> {
         self.layers.run(&mut self.scratch, stop, Some(slice_end))
     }
 }

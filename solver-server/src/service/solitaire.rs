@@ -3,8 +3,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use solver_core::solitaire::SlicedSolitaire;
-use solver_core::{SearchStats, StopReason, Stopped};
+use solver_core::solitaire::{self, SlicedSolitaire};
+use solver_core::{StopReason, Stopped};
 
 use crate::cache::{Answer, Cache, CacheKey};
 use crate::convert::SolitaireCase;
@@ -96,7 +96,6 @@ impl Puzzle for Solitaire {
                 let Some(found) = search.run(&long.stop.stop, slice.end) else {
                     return Progress::Pending;
                 };
-                let found = found.map(|found| found.map(|s| (s.steps, s.stats)));
                 // The scratch memory is freed with the work; the slot now.
                 long.search = None;
                 let stop = std::mem::replace(&mut long.stop, limits.stop(0));
@@ -155,34 +154,30 @@ impl Drop for LongSlot {
     }
 }
 
-/// What a finished search found: a shortest way and the work done, none within the limit, or
-/// a stop.
-type Found = Result<Option<(Vec<Step>, SearchStats)>, Stopped>;
-
 /// The answer of a finished search, caching it.
 fn reply(
     case: &SolitaireCase,
     limits: &CaseLimits,
     cache: &Cache,
-    (found, stop): (Found, CaseStop),
+    (found, stop): (Result<solitaire::Outcome, Stopped>, CaseStop),
 ) -> Result<SolitaireAnswer, Failure> {
     let key = CacheKey::Solitaire(case.start, case.end, case.max_moves);
     match found {
-        Ok(Some((steps, stats))) => {
-            let steps: Arc<[Step]> = Arc::from(steps);
+        Ok(solitaire::Outcome::Solved(solution)) => {
+            let steps: Arc<[Step]> = Arc::from(solution.steps);
             cache.insert(key, Answer::Steps(Arc::clone(&steps)));
             Ok(SolitaireAnswer::Solved {
                 steps,
                 cached: false,
-                stats: Stats::searched(stats, METHOD),
+                stats: Stats::searched(solution.stats, METHOD),
             })
         }
-        Ok(None) => {
+        Ok(solitaire::Outcome::Unreachable(stats)) => {
             cache.insert(key, Answer::Unreachable);
             Ok(SolitaireAnswer::Unreachable {
                 max_moves: case.max_moves,
                 cached: false,
-                stats: Stats::no_search(METHOD),
+                stats: Stats::searched(stats, METHOD),
             })
         }
         Err(stopped) => Err(limits.failure(&stop, stopped, 0)),
