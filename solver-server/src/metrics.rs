@@ -4,7 +4,7 @@
 //! Hot paths never look up a labelled series: every per-kind handle is resolved once here.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::http::header::CONTENT_TYPE;
 use prometheus_client::encoding::text::encode;
@@ -21,6 +21,30 @@ use crate::config::Kind;
 
 type Labels = [(&'static str, &'static str); 2];
 type KindLabel = [(&'static str, &'static str); 1];
+
+/// A `solver.v2` RPC answered by one call rather than case by case (`Solve` and `SolveStream`
+/// are counted per case, in `solver_cases_total`), as the `rpc` label of `solver_requests_*`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rpc {
+    /// `Hint`.
+    Hint,
+    /// `Scramble`.
+    Scramble,
+    /// `Verify`.
+    Verify,
+}
+
+impl Rpc {
+    const ALL: [Rpc; 3] = [Rpc::Hint, Rpc::Scramble, Rpc::Verify];
+
+    const fn name(self) -> &'static str {
+        match self {
+            Rpc::Hint => "hint",
+            Rpc::Scramble => "scramble",
+            Rpc::Verify => "verify",
+        }
+    }
+}
 
 /// How a case ended, as the `outcome` label of `solver_cases_total`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,18 +71,37 @@ const OUTCOMES: [&str; 9] = [
     "other_error",
 ];
 
+/// The `outcome` labels of `solver_requests_total`: `ok`, then the failures of
+/// [`OUTCOMES`], so that cases and calls name an error alike.
+const RPC_OUTCOMES: [&str; 7] = [
+    "ok",
+    "invalid_argument",
+    "resource_exhausted",
+    "deadline_exceeded",
+    "cancelled",
+    "internal",
+    "other_error",
+];
+
+/// The index of a failure with `code` among the failures of [`OUTCOMES`] and [`RPC_OUTCOMES`].
+fn failure_index(code: Code) -> usize {
+    match code {
+        Code::InvalidArgument => 0,
+        Code::ResourceExhausted => 1,
+        Code::DeadlineExceeded => 2,
+        Code::Cancelled => 3,
+        Code::Internal => 4,
+        _ => 5,
+    }
+}
+
 impl Outcome {
     fn index(self) -> usize {
         match self {
             Outcome::Solved => 0,
             Outcome::Unsolvable => 1,
             Outcome::Unreachable => 2,
-            Outcome::Failed(Code::InvalidArgument) => 3,
-            Outcome::Failed(Code::ResourceExhausted) => 4,
-            Outcome::Failed(Code::DeadlineExceeded) => 5,
-            Outcome::Failed(Code::Cancelled) => 6,
-            Outcome::Failed(Code::Internal) => 7,
-            Outcome::Failed(_) => 8,
+            Outcome::Failed(code) => 3 + failure_index(code),
         }
     }
 }
@@ -87,11 +130,66 @@ impl KindMetrics {
     }
 }
 
+/// The series of one RPC counted per call ([`Rpc`]).
+#[derive(Debug, Clone)]
+pub(crate) struct RpcMetrics {
+    outcomes: [Counter; RPC_OUTCOMES.len()],
+    latency: Histogram,
+    in_flight: Gauge,
+}
+
+impl RpcMetrics {
+    /// Counts a call from now until it is [`finish`](RpcCall::finish)ed or dropped.
+    pub(crate) fn begin(&self) -> RpcCall {
+        self.in_flight.inc();
+        RpcCall {
+            metrics: self.clone(),
+            started: Instant::now(),
+            finished: false,
+        }
+    }
+}
+
+/// One call in flight. Dropped unfinished (tonic drops a handler whose client cancelled), it
+/// is counted as cancelled, so the gauge always returns to zero.
+#[derive(Debug)]
+pub(crate) struct RpcCall {
+    metrics: RpcMetrics,
+    started: Instant,
+    finished: bool,
+}
+
+impl RpcCall {
+    /// Counts the call as answered (`Ok`) or failed with a code, with its latency.
+    pub(crate) fn finish(mut self, result: Result<(), Code>) {
+        self.record(result);
+    }
+
+    fn record(&mut self, result: Result<(), Code>) {
+        self.finished = true;
+        let index = result.map_or_else(|code| 1 + failure_index(code), |()| 0);
+        self.metrics.outcomes[index].inc();
+        self.metrics
+            .latency
+            .observe(self.started.elapsed().as_secs_f64());
+        self.metrics.in_flight.dec();
+    }
+}
+
+impl Drop for RpcCall {
+    fn drop(&mut self) {
+        if !self.finished {
+            self.record(Err(Code::Cancelled));
+        }
+    }
+}
+
 /// All metrics of one server.
 #[derive(Debug)]
 pub(crate) struct Metrics {
     registry: Registry,
     kinds: [KindMetrics; 3],
+    rpcs: [RpcMetrics; 3],
     /// Entries in the cache of solved states.
     pub(crate) cache_entries: Gauge,
     /// Solver streams open.
@@ -207,6 +305,37 @@ impl Metrics {
             fifteen_heuristic.clone(),
         );
 
+        let requests = Family::<Labels, Counter>::default();
+        registry.register(
+            "requests",
+            "Hint, Scramble and Verify calls, by RPC and outcome",
+            requests.clone(),
+        );
+        let request_latency = Family::<KindLabel, Histogram>::new_with_constructor(|| {
+            Histogram::new(exponential_buckets(1e-6, 4.0, 14))
+        });
+        registry.register(
+            "request_latency_seconds",
+            "Time from a Hint, Scramble or Verify call's start to its response",
+            request_latency.clone(),
+        );
+        let requests_in_flight = Family::<KindLabel, Gauge>::default();
+        registry.register(
+            "requests_in_flight",
+            "Hint, Scramble and Verify calls not yet answered",
+            requests_in_flight.clone(),
+        );
+        let rpcs = Rpc::ALL.map(|rpc| {
+            let label = [("rpc", rpc.name())];
+            RpcMetrics {
+                outcomes: RPC_OUTCOMES.map(|outcome| {
+                    requests.get_or_create_owned(&[("rpc", rpc.name()), ("outcome", outcome)])
+                }),
+                latency: request_latency.get_or_create_owned(&label),
+                in_flight: requests_in_flight.get_or_create_owned(&label),
+            }
+        });
+
         let kinds = Kind::ALL.map(|kind| {
             let label = [("kind", kind.name())];
             KindMetrics {
@@ -223,6 +352,7 @@ impl Metrics {
         Self {
             registry,
             kinds,
+            rpcs,
             cache_entries,
             streams,
             scheduler_workers,
@@ -238,6 +368,11 @@ impl Metrics {
     /// The series of `kind`.
     pub(crate) fn kind(&self, kind: Kind) -> &KindMetrics {
         &self.kinds[kind as usize]
+    }
+
+    /// The series of `rpc`.
+    pub(crate) fn rpc(&self, rpc: Rpc) -> &RpcMetrics {
+        &self.rpcs[rpc as usize]
     }
 
     /// Counts a 15-puzzle answer found by a search guided by `method`.
@@ -330,5 +465,32 @@ mod tests {
         );
         assert!(text.contains(r#"solver_cases_in_flight{kind="eight"} 0"#));
         assert!(text.contains("solver_case_latency_seconds_bucket"));
+    }
+
+    #[test]
+    fn counts_calls_by_rpc_and_outcome() {
+        let metrics = Metrics::new();
+        let hint = metrics.rpc(Rpc::Hint).begin();
+        let in_flight = r#"solver_requests_in_flight{rpc="hint"} 1"#;
+        assert!(metrics.render().contains(in_flight));
+        hint.finish(Ok(()));
+        metrics
+            .rpc(Rpc::Verify)
+            .begin()
+            .finish(Err(Code::InvalidArgument));
+        // A call dropped unfinished: its client went away.
+        drop(metrics.rpc(Rpc::Scramble).begin());
+        let text = metrics.render();
+        for series in [
+            r#"solver_requests_total{rpc="hint",outcome="ok"} 1"#,
+            r#"solver_requests_total{rpc="verify",outcome="invalid_argument"} 1"#,
+            r#"solver_requests_total{rpc="scramble",outcome="cancelled"} 1"#,
+            r#"solver_requests_total{rpc="scramble",outcome="ok"} 0"#,
+            r#"solver_request_latency_seconds_count{rpc="hint"} 1"#,
+            r#"solver_requests_in_flight{rpc="hint"} 0"#,
+            r#"solver_requests_in_flight{rpc="scramble"} 0"#,
+        ] {
+            assert!(text.contains(series), "{series} in {text}");
+        }
     }
 }

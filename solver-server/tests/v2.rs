@@ -593,6 +593,96 @@ async fn verify_judges_legal_illegal_and_short_moves() {
     server.stop().await.unwrap();
 }
 
+/// `Hint`, `Scramble` and `Verify` are counted per call: by outcome, with their latency, and
+/// in flight until answered or cancelled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hint_scramble_and_verify_are_counted() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client_v2().await;
+    let start: Board3 = "1 2 3 4 5 6 7 x 8".parse().unwrap();
+    let swapped = Board3::from_cells(&[2u8, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
+    let hint = |board: &Board3| HintRequest {
+        rows: 3,
+        cols: 3,
+        start: cells(board),
+        ..HintRequest::default()
+    };
+    client.hint(hint(&start)).await.unwrap();
+    client.hint(hint(&start)).await.unwrap();
+    assert_eq!(
+        client.hint(hint(&swapped)).await.unwrap_err().code(),
+        Code::InvalidArgument
+    );
+    scramble(&mut client, 3, 5, 1).await;
+    let far = ScrambleRequest {
+        rows: 3,
+        cols: 3,
+        distance: 99,
+        seed: 0,
+    };
+    assert_eq!(
+        client.scramble(far).await.unwrap_err().code(),
+        Code::InvalidArgument
+    );
+    client
+        .verify(verify_request(&start, &goal3(), "r"))
+        .await
+        .unwrap();
+    let (hard, goal) = endless();
+    let mut budgeted = verify_request(&hard, &goal, "");
+    budgeted.limits = Some(Limits { node_budget: 2_000 });
+    assert_eq!(
+        client.verify(budgeted).await.unwrap_err().code(),
+        Code::ResourceExhausted
+    );
+    let counted = [
+        ("hint", "ok", 2.0),
+        ("hint", "invalid_argument", 1.0),
+        ("scramble", "ok", 1.0),
+        ("scramble", "invalid_argument", 1.0),
+        ("verify", "ok", 1.0),
+        ("verify", "resource_exhausted", 1.0),
+        ("verify", "invalid_argument", 0.0),
+    ];
+    for (rpc, outcome, calls) in counted {
+        let series = format!(r#"solver_requests_total{{rpc="{rpc}",outcome="{outcome}"}}"#);
+        assert_eq!(server.metric(&series).await, calls, "{series}");
+    }
+    for (rpc, calls) in [("hint", 3.0), ("scramble", 2.0), ("verify", 2.0)] {
+        let series = format!(r#"solver_request_latency_seconds_count{{rpc="{rpc}"}}"#);
+        assert_eq!(server.metric(&series).await, calls, "{series}");
+    }
+
+    // A call whose client goes away mid-search is in flight until then, and cancelled after.
+    let in_flight = r#"solver_requests_in_flight{rpc="hint"}"#;
+    let cancelled = r#"solver_requests_total{rpc="hint",outcome="cancelled"}"#;
+    let mut leaving = client.clone();
+    let endless_hint = HintRequest {
+        rows: 4,
+        cols: 4,
+        start: cells(&hard),
+        ..HintRequest::default()
+    };
+    let call = tokio::spawn(async move { leaving.hint(endless_hint).await });
+    let until = |series: &'static str, value: f64| {
+        let server = &server;
+        async move {
+            tokio::time::timeout(Duration::from_secs(30), async {
+                while server.metric(series).await != value {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            })
+            .await
+            .unwrap_or_else(|_| panic!("{series} never reached {value}"));
+        }
+    };
+    until(in_flight, 1.0).await;
+    call.abort();
+    until(cancelled, 1.0).await;
+    assert_eq!(server.metric(in_flight).await, 0.0);
+    server.stop().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_reports_v2_beside_v1() {
     let server = TestServer::start(config()).await;

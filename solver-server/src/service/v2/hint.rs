@@ -7,7 +7,7 @@ use std::sync::Arc;
 use solver_core::Board;
 use solver_core::tiles::hint::{Grades, Hint};
 use solver_proto::v2 as pb;
-use tonic::{Request, Response, Status};
+use tonic::Request;
 
 use crate::convert::v2::{self as convert, Boards};
 use crate::errors::Failure;
@@ -21,22 +21,20 @@ use crate::service::unary::Call;
 pub(super) async fn hint(
     shared: &Arc<Shared>,
     request: Request<pb::HintRequest>,
-) -> Result<Response<pb::HintResponse>, Status> {
-    let call = Call::begin(shared, request.metadata()).map_err(|f| f.status())?;
+) -> Result<pb::HintResponse, Failure> {
+    let call = Call::begin(shared, request.metadata())?;
     let request = request.into_inner();
     let budget = request.limits.map_or(0, |limits| limits.node_budget);
-    let boards = convert::reachable(request.rows, request.cols, &request.start, &request.target)
-        .map_err(|f| f.status())?;
+    let boards = convert::reachable(request.rows, request.cols, &request.start, &request.target)?;
     let (hint, stats) = match boards {
         Boards::Eight(start, target) => call.run(grade::<3>(start, target, budget)).await,
         Boards::Fifteen(start, target) => call.run(grade::<4>(start, target, budget)).await,
-    }
-    .map_err(|f| f.status())?;
-    Ok(Response::new(convert::hint_response(
+    }?;
+    Ok(convert::hint_response(
         &hint,
         stats,
         call.received.elapsed(),
-    )))
+    ))
 }
 
 type Step<T> = Progress<Result<T, Failure>>;

@@ -3,7 +3,8 @@
 //! [`Call`](crate::service::unary::Call), streamed through the stream machinery with an
 //! [`Edge`](crate::service::stream::Edge)); `Hint`, `Scramble` and `Verify` run their searches
 //! through [`Searches`](crate::service::searches::Searches). Every CPU-bound step runs in slices
-//! on the scheduler.
+//! on the scheduler. `Hint`, `Scramble` and `Verify` are counted per call ([`counted`]), the
+//! others per case.
 
 mod hint;
 mod scramble;
@@ -16,6 +17,8 @@ use solver_core::tiles::scramble::EightLayers;
 use solver_proto::v2 as pb;
 use tonic::{Request, Response, Status, Streaming};
 
+use crate::errors::Failure;
+use crate::metrics::Rpc;
 use crate::service::Shared;
 use crate::service::stream::ReplyStream;
 
@@ -59,20 +62,42 @@ impl pb::solver_service_server::SolverService for SolverServiceV2 {
         &self,
         request: Request<pb::HintRequest>,
     ) -> Result<Response<pb::HintResponse>, Status> {
-        hint::hint(&self.shared, request).await
+        counted(&self.shared, Rpc::Hint, hint::hint(&self.shared, request)).await
     }
 
     async fn scramble(
         &self,
         request: Request<pb::ScrambleRequest>,
     ) -> Result<Response<pb::ScrambleResponse>, Status> {
-        scramble::scramble(&self.shared, &self.layers, request).await
+        let response = scramble::scramble(&self.shared, &self.layers, request);
+        counted(&self.shared, Rpc::Scramble, response).await
     }
 
     async fn verify(
         &self,
         request: Request<pb::VerifyRequest>,
     ) -> Result<Response<pb::VerifyResponse>, Status> {
-        verify::verify(&self.shared, request).await
+        counted(
+            &self.shared,
+            Rpc::Verify,
+            verify::verify(&self.shared, request),
+        )
+        .await
     }
+}
+
+/// Runs one call of `rpc`, counting it in the server's metrics (requests by outcome, latency,
+/// in flight; a call whose client goes away is dropped here and counted as cancelled), and
+/// turns its failure into the call's status.
+async fn counted<T>(
+    shared: &Shared,
+    rpc: Rpc,
+    response: impl Future<Output = Result<T, Failure>>,
+) -> Result<Response<T>, Status> {
+    let call = shared.metrics.rpc(rpc).begin();
+    let result = response.await;
+    call.finish(result.as_ref().map(|_| ()).map_err(Failure::code));
+    result
+        .map(Response::new)
+        .map_err(|failure| failure.status())
 }

@@ -13,7 +13,7 @@ use solver_core::tiles::scramble::{
 };
 use solver_core::{Board, Board4};
 use solver_proto::v2 as pb;
-use tonic::{Request, Response, Status};
+use tonic::Request;
 
 use crate::convert::v2 as convert;
 use crate::errors::Failure;
@@ -28,10 +28,10 @@ pub(super) async fn scramble(
     shared: &Arc<Shared>,
     layers: &Arc<OnceLock<EightLayers>>,
     request: Request<pb::ScrambleRequest>,
-) -> Result<Response<pb::ScrambleResponse>, Status> {
-    let call = Call::begin(shared, request.metadata()).map_err(|f| f.status())?;
+) -> Result<pb::ScrambleResponse, Failure> {
+    let call = Call::begin(shared, request.metadata())?;
     let request = request.into_inner();
-    let side = convert::size(request.rows, request.cols).map_err(|f| f.status())?;
+    let side = convert::size(request.rows, request.cols)?;
     let max = if side == 3 {
         EIGHT_MAX_DISTANCE
     } else {
@@ -44,8 +44,7 @@ pub(super) async fn scramble(
             format!(
                 "{distance}: no {side}x{side} board is that far from the goal (the most is {max})"
             ),
-        )
-        .status());
+        ));
     }
     let elapsed = || call.received.elapsed();
     let response = if side == 3 {
@@ -55,8 +54,7 @@ pub(super) async fn scramble(
                 let drawn = layers.get_or_init(EightLayers::build).draw(distance, seed);
                 Progress::Done(drawn.map_err(|err| Failure::invalid("distance", err.to_string())))
             })
-            .await
-            .map_err(|f| f.status())?;
+            .await?;
         convert::scramble_response(
             &board,
             &request,
@@ -65,19 +63,13 @@ pub(super) async fn scramble(
             elapsed(),
         )
     } else if distance >= FIFTEEN_UNIFORM_FROM {
-        let (board, stats) = call
-            .run(uniform(distance, seed))
-            .await
-            .map_err(|f| f.status())?;
+        let (board, stats) = call.run(uniform(distance, seed)).await?;
         convert::scramble_response(&board, &request, pb::Sampling::Uniform, stats, elapsed())
     } else {
-        let (board, stats) = call
-            .run(walk(distance, seed))
-            .await
-            .map_err(|f| f.status())?;
+        let (board, stats) = call.run(walk(distance, seed)).await?;
         convert::scramble_response(&board, &request, pb::Sampling::RandomWalk, stats, elapsed())
     };
-    Ok(Response::new(response))
+    Ok(response)
 }
 
 /// The sliced work of uniform 4×4 draws at `distance`: each candidate is measured by a search

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use solver_core::tiles::verify::{Verdict, verdict};
 use solver_core::{Board, Move};
 use solver_proto::v2 as pb;
-use tonic::{Request, Response, Status};
+use tonic::Request;
 
 use crate::convert::v2::{self as convert, Boards};
 use crate::errors::Failure;
@@ -19,23 +19,21 @@ use crate::service::unary::Call;
 pub(super) async fn verify(
     shared: &Arc<Shared>,
     request: Request<pb::VerifyRequest>,
-) -> Result<Response<pb::VerifyResponse>, Status> {
-    let call = Call::begin(shared, request.metadata()).map_err(|f| f.status())?;
+) -> Result<pb::VerifyResponse, Failure> {
+    let call = Call::begin(shared, request.metadata())?;
     let request = request.into_inner();
     let budget = request.limits.map_or(0, |limits| limits.node_budget);
-    let boards = convert::reachable(request.rows, request.cols, &request.start, &request.target)
-        .map_err(|f| f.status())?;
-    let moves = convert::moves(&request.moves).map_err(|f| f.status())?;
+    let boards = convert::reachable(request.rows, request.cols, &request.start, &request.target)?;
+    let moves = convert::moves(&request.moves)?;
     let (verdict, stats) = match boards {
         Boards::Eight(start, target) => call.run(judge::<3>(start, target, moves, budget)).await,
         Boards::Fifteen(start, target) => call.run(judge::<4>(start, target, moves, budget)).await,
-    }
-    .map_err(|f| f.status())?;
-    Ok(Response::new(convert::verify_response(
+    }?;
+    Ok(convert::verify_response(
         &verdict,
         stats,
         call.received.elapsed(),
-    )))
+    ))
 }
 
 /// The sliced work of judging `moves` from `start` towards `target`.
