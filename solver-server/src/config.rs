@@ -53,20 +53,17 @@ impl From<Vec<Kind>> for WarmUp {
 }
 
 impl FromStr for WarmUp {
-    type Err = String;
+    type Err = FlagError;
 
-    fn from_str(text: &str) -> Result<Self, String> {
+    fn from_str(text: &str) -> Result<Self, FlagError> {
         let text = text.trim();
         if text.is_empty() || text.eq_ignore_ascii_case("none") {
             return Ok(Self(Vec::new()));
         }
         text.split(',')
             .map(|name| {
-                <Kind as ValueEnum>::from_str(name.trim(), true).map_err(|_| {
-                    format!(
-                        "{name:?} is not a puzzle kind: expected eight, fifteen, solitaire or none"
-                    )
-                })
+                <Kind as ValueEnum>::from_str(name.trim(), true)
+                    .map_err(|_| FlagError::NotAKind(name.to_owned()))
             })
             .collect::<Result<_, _>>()
             .map(Self)
@@ -87,6 +84,10 @@ impl fmt::Display for WarmUp {
         Ok(())
     }
 }
+
+/// The default and the most of `--max-solitaire-moves`. The search stops by itself once a
+/// frontier is empty (the board has 635,376 positions), so the cap only keeps absurd limits out.
+const SOLITAIRE_MOVES_LIMIT: u32 = 256;
 
 /// How the server runs. Every flag has a `SOLVER_*` environment fallback; `--help` lists them.
 ///
@@ -198,8 +199,8 @@ pub struct Config {
 
     /// Largest Solitaire `max_moves` accepted (1 to 256: a search ends by itself long before,
     /// the board having 635,376 positions); larger requests get INVALID_ARGUMENT.
-    #[arg(long, env = "SOLVER_MAX_SOLITAIRE_MOVES", default_value_t = crate::engine::SOLITAIRE_MOVES_LIMIT,
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::engine::SOLITAIRE_MOVES_LIMIT)))]
+    #[arg(long, env = "SOLVER_MAX_SOLITAIRE_MOVES", default_value_t = SOLITAIRE_MOVES_LIMIT,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(SOLITAIRE_MOVES_LIMIT)))]
     pub max_solitaire_moves: u32,
 
     /// On SIGTERM/SIGINT, how long in-flight cases may take to finish before they are cancelled.
@@ -213,28 +214,23 @@ pub struct Config {
 }
 
 impl Default for Config {
+    /// The flags' defaults, read from the `#[arg]` attributes above (their one source: an
+    /// empty command line with every `SOLVER_*` variable ignored), then what an in-process
+    /// server does differently: no metrics port, no maximum connection age, only the 3×3
+    /// table warmed up and no background build of the other targets' databases, so it is
+    /// ready in milliseconds.
     fn default() -> Self {
+        let command = <Self as clap::CommandFactory>::command().mut_args(|arg| arg.env(None));
+        let binary = command
+            .try_get_matches_from(["solver-server"])
+            .and_then(|matches| <Self as clap::FromArgMatches>::from_arg_matches(&matches))
+            .expect("every flag has a default that parses");
         Self {
-            listen: SocketAddr::from(([0, 0, 0, 0], 50051)),
             metrics_listen: None,
             warm_up: WarmUp(vec![Kind::Eight]),
-            data_dir: None,
-            no_data_dir: false,
-            build_databases: true,
             warm_up_targets: false,
-            workers: 0,
-            window: 256,
-            stream_window: 24 << 10,
-            batch: 256,
-            cache_entries: 1_000_000,
-            max_message_bytes: 1 << 20,
-            max_streams: 1024,
-            case_timeout: Duration::from_secs(60),
-            node_budget: 0,
-            max_node_budget: 0,
-            max_solitaire_moves: crate::engine::SOLITAIRE_MOVES_LIMIT,
-            grace_period: Duration::from_secs(10),
             max_connection_age: None,
+            ..binary
         }
     }
 }
@@ -278,54 +274,125 @@ impl Config {
     }
 }
 
-/// Reads a count from 1 to 1,000,000 (semaphores and channels are sized by these counts).
-fn parse_positive(text: &str) -> Result<usize, String> {
-    const MAX: usize = 1_000_000;
-    match text.trim().parse::<usize>() {
-        Ok(n) if (1..=MAX).contains(&n) => Ok(n),
-        Ok(n) => Err(format!("{n} is out of range: expected 1 to {MAX}")),
-        Err(e) => Err(format!("{text:?} is not a whole number: {e}")),
+/// Why a flag's value (or its `SOLVER_*` variable) was refused; clap prints it after the
+/// flag's name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FlagError {
+    /// Not a whole number.
+    #[error("{text:?} is not a whole number: {source}")]
+    NotANumber {
+        /// The value given.
+        text: String,
+        /// Why it does not parse.
+        source: std::num::ParseIntError,
+    },
+    /// A count or size outside what the flag allows.
+    #[error("{value} is out of range: expected {min} to {max}{unit}")]
+    OutOfRange {
+        /// The value given.
+        value: u64,
+        /// The least allowed.
+        min: u64,
+        /// The most allowed.
+        max: u64,
+        /// What the value counts, as printed after `max` (` bytes`, or nothing).
+        unit: &'static str,
+    },
+    /// More worker threads than the server starts.
+    #[error("{0} workers is too many: expected 0 (one per core) to {MAX_WORKERS}")]
+    TooManyWorkers(u64),
+    /// Not a socket address.
+    #[error("{text:?} is not a socket address like 0.0.0.0:9090 (or `off`): {source}")]
+    NotAnAddress {
+        /// The value given.
+        text: String,
+        /// Why it does not parse.
+        source: std::net::AddrParseError,
+    },
+    /// No number where a duration begins.
+    #[error("{0:?} is not a duration like 500ms, 30s, 5m or 1h")]
+    NotADuration(String),
+    /// A duration with a unit other than `ms`, `s`, `m` or `h`.
+    #[error("{text:?} has unit {unit:?}; use ms, s, m or h (e.g. 500ms, 30s, 5m)")]
+    DurationUnit {
+        /// The value given.
+        text: String,
+        /// The unit found.
+        unit: String,
+    },
+    /// A duration too long to represent.
+    #[error("{0:?} is too long a duration")]
+    DurationTooLong(String),
+    /// A name in `--warm-up` that is not a puzzle kind.
+    #[error("{0:?} is not a puzzle kind: expected eight, fifteen, solitaire or none")]
+    NotAKind(String),
+}
+
+/// The most `--workers`.
+const MAX_WORKERS: u64 = 4096;
+
+/// Reads a whole number of type `T` within `min..=max`.
+fn parse_within<T>(text: &str, min: T, max: T, unit: &'static str) -> Result<T, FlagError>
+where
+    T: FromStr<Err = std::num::ParseIntError> + PartialOrd + Into<u64> + Copy,
+{
+    let value = text
+        .trim()
+        .parse::<T>()
+        .map_err(|source| FlagError::NotANumber {
+            text: text.to_owned(),
+            source,
+        })?;
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(FlagError::OutOfRange {
+            value: value.into(),
+            min: min.into(),
+            max: max.into(),
+            unit,
+        })
     }
+}
+
+/// Reads a count from 1 to 1,000,000 (semaphores and channels are sized by these counts).
+fn parse_positive(text: &str) -> Result<usize, FlagError> {
+    parse_within::<u64>(text, 1, 1_000_000, "")
+        .map(|n| usize::try_from(n).expect("at most a million"))
 }
 
 /// Reads an HTTP/2 stream window: 21,846 bytes to 1 MiB.
-fn parse_stream_window(text: &str) -> Result<u32, String> {
-    const MAX: u32 = 1 << 20;
-    let min = crate::http::MIN_STREAM_WINDOW;
-    match text.trim().parse::<u32>() {
-        Ok(n) if (min..=MAX).contains(&n) => Ok(n),
-        Ok(n) => Err(format!(
-            "{n} is out of range: expected {min} to {MAX} bytes"
-        )),
-        Err(e) => Err(format!("{text:?} is not a whole number: {e}")),
-    }
+fn parse_stream_window(text: &str) -> Result<u32, FlagError> {
+    parse_within(text, crate::http::MIN_STREAM_WINDOW, 1 << 20, " bytes")
 }
 
 /// Reads a worker count: 0 (one per core) to 4,096.
-fn parse_workers(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(n) if n <= 4096 => Ok(n),
-        Ok(n) => Err(format!(
-            "{n} workers is too many: expected 0 (one per core) to 4096"
-        )),
-        Err(e) => Err(format!("{text:?} is not a whole number: {e}")),
+fn parse_workers(text: &str) -> Result<usize, FlagError> {
+    match parse_within::<u64>(text, 0, MAX_WORKERS, "") {
+        Ok(n) => Ok(usize::try_from(n).expect("at most 4096")),
+        Err(FlagError::OutOfRange { value, .. }) => Err(FlagError::TooManyWorkers(value)),
+        Err(other) => Err(other),
     }
 }
 
-fn parse_optional_addr(text: &str) -> Result<Option<SocketAddr>, String> {
+fn parse_optional_addr(text: &str) -> Result<Option<SocketAddr>, FlagError> {
     match text.trim() {
         "off" | "none" | "" => Ok(None),
-        other => other.parse().map(Some).map_err(|e| {
-            format!("{other:?} is not a socket address like 0.0.0.0:9090 (or `off`): {e}")
-        }),
+        other => other
+            .parse()
+            .map(Some)
+            .map_err(|source| FlagError::NotAnAddress {
+                text: other.to_owned(),
+                source,
+            }),
     }
 }
 
 /// Reads `250ms`, `30s`, `5m`, `1h` or a bare number of seconds.
 ///
 /// # Errors
-/// A message saying what a duration looks like.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+/// A [`FlagError`] saying what a duration looks like.
+pub fn parse_duration(text: &str) -> Result<Duration, FlagError> {
     let text = text.trim();
     let split = text
         .find(|c: char| !c.is_ascii_digit())
@@ -333,19 +400,26 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let (digits, unit) = text.split_at(split);
     let value: u64 = digits
         .parse()
-        .map_err(|_| format!("{text:?} is not a duration like 500ms, 30s, 5m or 1h"))?;
+        .map_err(|_| FlagError::NotADuration(text.to_owned()))?;
+    let seconds = |per: u64| {
+        value
+            .checked_mul(per)
+            .map(Duration::from_secs)
+            .ok_or_else(|| FlagError::DurationTooLong(text.to_owned()))
+    };
     match unit {
         "ms" => Ok(Duration::from_millis(value)),
-        "" | "s" => Ok(Duration::from_secs(value)),
-        "m" => Ok(Duration::from_secs(value * 60)),
-        "h" => Ok(Duration::from_secs(value * 3600)),
-        _ => Err(format!(
-            "{text:?} has unit {unit:?}; use ms, s, m or h (e.g. 500ms, 30s, 5m)"
-        )),
+        "" | "s" => seconds(1),
+        "m" => seconds(60),
+        "h" => seconds(3600),
+        _ => Err(FlagError::DurationUnit {
+            text: text.to_owned(),
+            unit: unit.to_owned(),
+        }),
     }
 }
 
-fn parse_optional_duration(text: &str) -> Result<Option<Duration>, String> {
+fn parse_optional_duration(text: &str) -> Result<Option<Duration>, FlagError> {
     match text.trim() {
         "off" | "none" | "" => Ok(None),
         other => parse_duration(other).map(Some),
@@ -361,9 +435,58 @@ mod tests {
         assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
         assert_eq!(parse_duration("30"), Ok(Duration::from_secs(30)));
         assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
-        assert!(parse_duration("5 weeks").is_err());
-        assert!(parse_duration("ms").is_err());
+        assert_eq!(
+            parse_duration("5 weeks"),
+            Err(FlagError::DurationUnit {
+                text: "5 weeks".to_owned(),
+                unit: " weeks".to_owned()
+            })
+        );
+        assert_eq!(
+            parse_duration("ms"),
+            Err(FlagError::NotADuration("ms".to_owned()))
+        );
+        assert_eq!(
+            parse_duration("18446744073709551615h"),
+            Err(FlagError::DurationTooLong(
+                "18446744073709551615h".to_owned()
+            ))
+        );
         assert_eq!(parse_optional_duration("off"), Ok(None));
+    }
+
+    /// What clap prints after the flag's name: the value and the rule it breaks.
+    #[test]
+    fn refusals_name_the_value_and_the_rule() {
+        let message = |args: &[&str]| {
+            Config::try_parse_from(std::iter::once("solver-server").chain(args.iter().copied()))
+                .unwrap_err()
+                .to_string()
+        };
+        for (args, expected) in [
+            (
+                &["--window", "0"][..],
+                "0 is out of range: expected 1 to 1000000",
+            ),
+            (&["--window", "x"], "\"x\" is not a whole number"),
+            (
+                &["--stream-window", "4096"],
+                "4096 is out of range: expected 21846 to 1048576 bytes",
+            ),
+            (
+                &["--workers", "100000"],
+                "100000 workers is too many: expected 0 (one per core) to 4096",
+            ),
+            (&["--warm-up", "nine"], "\"nine\" is not a puzzle kind"),
+            (
+                &["--metrics-listen", "here"],
+                "\"here\" is not a socket address",
+            ),
+            (&["--case-timeout", "5 weeks"], "has unit \" weeks\""),
+        ] {
+            let text = message(args);
+            assert!(text.contains(expected), "{args:?}: {text}");
+        }
     }
 
     #[test]
@@ -376,8 +499,27 @@ mod tests {
         assert!(config.build_databases);
         assert!(config.warm_up_targets);
         assert_eq!(config.max_connection_age, Some(Duration::from_secs(300)));
-        assert_eq!(config.window, Config::default().window);
-        assert_eq!(config.stream_window, Config::default().stream_window);
+        assert_eq!(config.window, 256);
+        assert_eq!(config.case_timeout, Duration::from_secs(60));
+    }
+
+    /// The embedded defaults are the binary's but for the four documented differences.
+    #[test]
+    fn embedded_defaults_are_the_binary_ones_but_four() {
+        let binary = Config::try_parse_from(["solver-server"]).unwrap();
+        let embedded = Config::default();
+        assert_eq!(embedded.metrics_listen, None);
+        assert_eq!(embedded.warm_up, WarmUp(vec![Kind::Eight]));
+        assert!(!embedded.warm_up_targets);
+        assert_eq!(embedded.max_connection_age, None);
+        let expected = Config {
+            metrics_listen: None,
+            warm_up: WarmUp(vec![Kind::Eight]),
+            warm_up_targets: false,
+            max_connection_age: None,
+            ..binary
+        };
+        assert_eq!(format!("{embedded:?}"), format!("{expected:?}"));
     }
 
     #[test]

@@ -9,9 +9,6 @@ use crate::data::DataDir;
 
 pub(crate) use solver_core::solitaire::{Position, Square, Step};
 
-/// The default of `--max-solitaire-moves`. The search stops by itself once a frontier is empty
-/// (the board has 635,376 positions), so the cap only keeps absurd limits out.
-pub(crate) const SOLITAIRE_MOVES_LIMIT: u32 = 256;
 /// The Solitaire move limit when a request gives 0.
 pub(crate) const SOLITAIRE_DEFAULT_MOVES: u32 = solitaire::DEFAULT_MAX_MOVES;
 
