@@ -39,7 +39,7 @@ mod scheduler;
 mod server;
 mod service;
 
-pub use config::{Config, Kind, WarmUp, parse_duration};
+pub use config::{Config, FlagError, Kind, WarmUp, parse_duration};
 pub use data::{BuildEvent, DataDir, DataError, Stored};
 pub use errors::ServeError;
 pub use probe::{ProbeError, check_health};
