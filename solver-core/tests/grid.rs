@@ -94,3 +94,32 @@ proptest! {
         }
     }
 }
+
+/// Korf & Felner's 24-puzzles with their published optimal lengths: every bounded answer
+/// replays to the goal, is no shorter than the optimum, and its proven lower bound is no larger.
+#[test]
+fn bounded_answers_respect_the_published_optima() {
+    use solver_core::tiles::bounded;
+    let grid = Grid::new(5, 5).unwrap();
+    let goal = GridBoard::goal(grid);
+    let data = include_str!("data/korf24.txt");
+    for line in data.lines().filter(|l| !l.starts_with('#')).take(6) {
+        let numbers: Vec<u32> = line
+            .split_whitespace()
+            .map(|n| n.parse().unwrap())
+            .collect();
+        let optimum = numbers[1] as usize;
+        let start = GridBoard::new(grid, &numbers[2..]).unwrap();
+        let answer = bounded::solve(&start, &goal, 3.0, &Stop::never()).unwrap();
+        assert_eq!(start.replay(&answer.moves).unwrap(), goal);
+        assert!(
+            answer.moves.len() >= optimum,
+            "shorter than the optimum: {line}"
+        );
+        assert!(
+            answer.lower_bound as usize <= optimum,
+            "bound above the optimum: {line}"
+        );
+        assert!(answer.ratio() >= answer.moves.len() as f64 / optimum as f64 - 1e-9);
+    }
+}
