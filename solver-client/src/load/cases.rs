@@ -10,7 +10,8 @@ use std::collections::HashSet;
 use anyhow::{Context as _, bail};
 use solver_core::solitaire::{self, DEFAULT_MAX_MOVES, Position, PositionError, Square, Step};
 use solver_core::{Board, Board3, Board4, Move, ReplayError, parse_moves};
-use solver_proto::v1 as pb;
+use solver_proto::v2 as pb;
+use solver_proto::v2::{solution, solve_request, solve_response};
 
 use super::class::Class;
 
@@ -326,44 +327,45 @@ fn solitaire_walk(start: Position, moves: usize, rng: &mut Rng) -> Position {
     position
 }
 
-/// The request for a sliding-tile case.
-pub(crate) fn sliding_request(id: u64, query: &Query) -> pb::SlidingRequest {
+/// The `solver.v2` request for case `id`.
+pub(crate) fn request(id: u64, query: &Query) -> pb::SolveRequest {
     let cells = |cells: &[u8]| cells.iter().map(|&t| u32::from(t)).collect();
-    let (start, target) = match query {
-        Query::Eight { start, target } => (cells(start.cells()), cells(target.cells())),
-        Query::Fifteen { start, target, .. } => (
+    let sliding = |side, start, target| {
+        solve_request::Puzzle::Sliding(pb::SlidingPuzzle {
+            rows: side,
+            cols: side,
+            start,
+            target,
+        })
+    };
+    let puzzle = match query {
+        Query::Eight { start, target } => sliding(3, cells(start.cells()), cells(target.cells())),
+        Query::Fifteen { start, target, .. } => sliding(
+            4,
             cells(start.cells()),
             target.map_or_else(Vec::new, |t| cells(t.cells())),
         ),
-        Query::Solitaire { .. } => unreachable!("a sliding-tile stream sends sliding-tile cases"),
-    };
-    pb::SlidingRequest {
-        id,
-        start,
-        target,
-        node_budget: 0,
-    }
-}
-
-/// The request for a Solitaire case.
-pub(crate) fn solitaire_request(id: u64, query: &Query) -> pb::SolitaireRequest {
-    let Query::Solitaire { start, end, .. } = query else {
-        unreachable!("a Solitaire stream sends Solitaire cases")
-    };
-    let squares = |p: &Position| {
-        p.squares()
-            .iter()
-            .map(|s| pb::Square {
-                row: s.row(),
-                col: s.col(),
+        Query::Solitaire { start, end, .. } => {
+            let squares = |p: &Position| {
+                p.squares()
+                    .iter()
+                    .map(|s| pb::Square {
+                        row: s.row(),
+                        col: s.col(),
+                    })
+                    .collect()
+            };
+            solve_request::Puzzle::Solitaire(pb::SolitairePuzzle {
+                start: squares(start),
+                end: squares(end),
+                max_moves: DEFAULT_MAX_MOVES,
             })
-            .collect()
+        }
     };
-    pb::SolitaireRequest {
-        id,
-        start: squares(start),
-        end: squares(end),
-        max_moves: DEFAULT_MAX_MOVES,
+    pb::SolveRequest {
+        id: id.to_string(),
+        puzzle: Some(puzzle),
+        ..pb::SolveRequest::default()
     }
 }
 
@@ -378,62 +380,112 @@ pub(crate) enum Verdict {
     Wrong(String),
 }
 
-/// A reply of either RPC.
-pub(crate) trait Reply: Send + 'static {
-    /// The id it answers.
-    fn id(&self) -> u64;
-    /// Judges it against its case.
-    fn verdict(self, query: &Query) -> Verdict;
+/// The case id a response answers (`None`: not one this client sends).
+pub(crate) fn id(response: &pb::SolveResponse) -> Option<u64> {
+    response.id.parse().ok()
 }
 
-impl Reply for pb::SlidingReply {
-    fn id(&self) -> u64 {
-        self.id
-    }
-
-    fn verdict(self, query: &Query) -> Verdict {
-        use pb::sliding_reply::Outcome;
-        let cached = self.cached;
-        let moves = match self.outcome {
-            Some(Outcome::Solution(solution)) => solution.moves,
-            Some(Outcome::Error(error)) => return Verdict::Error { code: error.code },
-            Some(Outcome::Unsolvable(_)) => {
-                return Verdict::Wrong("\"unsolvable\" for a solvable board".to_owned());
-            }
-            None => return Verdict::Wrong("a reply without an outcome".to_owned()),
-        };
-        let parsed = match parse_moves(&moves) {
-            Ok(parsed) => parsed,
-            Err(e) => return Verdict::Wrong(format!("bad move string {moves:?}: {e}")),
-        };
-        let checked = match query {
-            Query::Eight { start, target } => {
-                check_walk(start, target, &parsed, None, 31).map_err(|e| (e, start.to_string()))
-            }
-            Query::Fifteen {
-                start,
-                target,
-                exact,
-                at_most,
-            } => check_walk(
-                start,
-                &target.unwrap_or_else(Board4::goal),
-                &parsed,
-                *exact,
-                *at_most,
-            )
-            .map_err(|e| (e, start.to_string())),
-            Query::Solitaire { .. } => {
-                return Verdict::Wrong("a sliding-tile reply to a Solitaire case".to_owned());
-            }
-        };
-        match checked {
-            Ok(()) => Verdict::Answered { cached },
-            Err((why, start)) => Verdict::Wrong(format!(
-                "moves {moves:?} from {}: {why}",
-                start.replace('\n', " / ")
-            )),
+/// Judges `response` against its case.
+pub(crate) fn verdict(response: pb::SolveResponse, query: &Query) -> Verdict {
+    use solve_response::Outcome;
+    let cached = response.cached;
+    match response.outcome {
+        Some(Outcome::Error(status)) => Verdict::Error { code: status.code },
+        Some(Outcome::Solution(pb::Solution {
+            kind: Some(solution::Kind::Sliding(solution)),
+        })) => sliding(&solution.moves, query, cached),
+        Some(Outcome::Solution(pb::Solution {
+            kind: Some(solution::Kind::Solitaire(solution)),
+        })) => solitaire(&solution.moves, query, cached),
+        Some(Outcome::Unsolvable(_)) => {
+            Verdict::Wrong("\"unsolvable\" for a solvable board".to_owned())
         }
+        Some(Outcome::Unreachable(_)) => match query {
+            Query::Solitaire {
+                start,
+                end,
+                within: Some(n),
+            } => Verdict::Wrong(format!(
+                "\"unreachable\" for {start} -> {end}, which a walk of {n} moves reaches"
+            )),
+            Query::Solitaire { within: None, .. } => Verdict::Answered { cached },
+            _ => Verdict::Wrong("\"unreachable\" for a sliding-tile case".to_owned()),
+        },
+        Some(Outcome::Solution(pb::Solution { kind: None })) | None => {
+            Verdict::Wrong("a reply without an outcome".to_owned())
+        }
+    }
+}
+
+/// A sliding solution, replayed and measured.
+fn sliding(moves: &str, query: &Query, cached: bool) -> Verdict {
+    let parsed = match parse_moves(moves) {
+        Ok(parsed) => parsed,
+        Err(e) => return Verdict::Wrong(format!("bad move string {moves:?}: {e}")),
+    };
+    let checked = match query {
+        Query::Eight { start, target } => {
+            check_walk(start, target, &parsed, None, 31).map_err(|e| (e, start.to_string()))
+        }
+        Query::Fifteen {
+            start,
+            target,
+            exact,
+            at_most,
+        } => check_walk(
+            start,
+            &target.unwrap_or_else(Board4::goal),
+            &parsed,
+            *exact,
+            *at_most,
+        )
+        .map_err(|e| (e, start.to_string())),
+        Query::Solitaire { .. } => {
+            return Verdict::Wrong("a sliding-tile reply to a Solitaire case".to_owned());
+        }
+    };
+    match checked {
+        Ok(()) => Verdict::Answered { cached },
+        Err((why, start)) => Verdict::Wrong(format!(
+            "moves {moves:?} from {}: {why}",
+            start.replace('\n', " / ")
+        )),
+    }
+}
+
+/// A Solitaire solution, replayed: it must reach the end within the limit.
+fn solitaire(moves: &[pb::SolitaireMove], query: &Query, cached: bool) -> Verdict {
+    let Query::Solitaire { start, end, within } = query else {
+        return Verdict::Wrong("a Solitaire reply to a sliding-tile case".to_owned());
+    };
+    let steps: Result<Vec<Step>, BadStep> = moves
+        .iter()
+        .map(|m| {
+            let square = |s: Option<&pb::Square>| {
+                let s = s.ok_or(BadStep::MissingSquare)?;
+                Ok::<_, BadStep>(Square::new(s.row, s.col)?)
+            };
+            Ok(Step {
+                from: square(m.origin.as_ref())?,
+                to: square(m.destination.as_ref())?,
+            })
+        })
+        .collect();
+    let steps = match steps {
+        Ok(steps) => steps,
+        Err(e) => return Verdict::Wrong(format!("bad Solitaire move: {e}")),
+    };
+    let limit = within.unwrap_or(DEFAULT_MAX_MOVES);
+    match solitaire::replay(start, &steps) {
+        Ok(reached) if reached != *end => {
+            Verdict::Wrong(format!("the moves end at {reached}, not at {end}"))
+        }
+        Ok(_) if steps.len() > limit as usize => Verdict::Wrong(format!(
+            "{} moves, but it can be done in {limit}",
+            steps.len()
+        )),
+        Ok(_) => Verdict::Answered { cached },
+        Err(e) => Verdict::Wrong(format!("illegal Solitaire moves: {e}")),
     }
 }
 
@@ -477,65 +529,6 @@ enum BadStep {
     MissingSquare,
     #[error(transparent)]
     Square(#[from] PositionError),
-}
-
-impl Reply for pb::SolitaireReply {
-    fn id(&self) -> u64 {
-        self.id
-    }
-
-    fn verdict(self, query: &Query) -> Verdict {
-        use pb::solitaire_reply::Outcome;
-        let Query::Solitaire { start, end, within } = query else {
-            return Verdict::Wrong("a Solitaire reply to a sliding-tile case".to_owned());
-        };
-        match self.outcome {
-            Some(Outcome::Solution(solution)) => {
-                let steps: Result<Vec<Step>, BadStep> = solution
-                    .moves
-                    .iter()
-                    .map(|m| {
-                        let square = |s: Option<&pb::Square>| {
-                            let s = s.ok_or(BadStep::MissingSquare)?;
-                            Ok::<_, BadStep>(Square::new(s.row, s.col)?)
-                        };
-                        Ok(Step {
-                            from: square(m.from.as_ref())?,
-                            to: square(m.to.as_ref())?,
-                        })
-                    })
-                    .collect();
-                let steps = match steps {
-                    Ok(steps) => steps,
-                    Err(e) => return Verdict::Wrong(format!("bad Solitaire move: {e}")),
-                };
-                let limit = within.unwrap_or(DEFAULT_MAX_MOVES);
-                match solitaire::replay(start, &steps) {
-                    Ok(reached) if reached != *end => {
-                        Verdict::Wrong(format!("the moves end at {reached}, not at {end}"))
-                    }
-                    Ok(_) if steps.len() > limit as usize => Verdict::Wrong(format!(
-                        "{} moves, but it can be done in {limit}",
-                        steps.len()
-                    )),
-                    Ok(_) => Verdict::Answered {
-                        cached: self.cached,
-                    },
-                    Err(e) => Verdict::Wrong(format!("illegal Solitaire moves: {e}")),
-                }
-            }
-            Some(Outcome::Unreachable(_)) => match within {
-                Some(n) => Verdict::Wrong(format!(
-                    "\"unreachable\" for {start} -> {end}, which a walk of {n} moves reaches"
-                )),
-                None => Verdict::Answered {
-                    cached: self.cached,
-                },
-            },
-            Some(Outcome::Error(error)) => Verdict::Error { code: error.code },
-            None => Verdict::Wrong("a reply without an outcome".to_owned()),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -585,20 +578,23 @@ mod tests {
             exact: None,
             at_most: 1,
         };
-        let reply = |moves: &str| pb::SlidingReply {
-            id: 0,
-            cached: false,
-            outcome: Some(pb::sliding_reply::Outcome::Solution(pb::SlidingSolution {
-                moves: moves.to_owned(),
-                length: moves.len() as u32,
+        let reply = |moves: &str| pb::SolveResponse {
+            id: "0".to_owned(),
+            outcome: Some(solve_response::Outcome::Solution(pb::Solution {
+                kind: Some(solution::Kind::Sliding(pb::SlidingSolution {
+                    moves: moves.to_owned(),
+                    length: moves.len() as u32,
+                    lower_bound: moves.len() as u32,
+                })),
             })),
-            stats: None,
+            ..pb::SolveResponse::default()
         };
+        assert_eq!(id(&reply("d")), Some(0));
         assert!(matches!(
-            reply("d").verdict(&query),
+            verdict(reply("d"), &query),
             Verdict::Answered { cached: false }
         ));
-        assert!(matches!(reply("u").verdict(&query), Verdict::Wrong(_)));
-        assert!(matches!(reply("dud").verdict(&query), Verdict::Wrong(_)));
+        assert!(matches!(verdict(reply("u"), &query), Verdict::Wrong(_)));
+        assert!(matches!(verdict(reply("dud"), &query), Verdict::Wrong(_)));
     }
 }

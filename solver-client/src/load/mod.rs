@@ -120,7 +120,6 @@ async fn drive(
     for (index, &(class, streams, in_flight)) in plan.classes.iter().enumerate() {
         for stream in 0..streams {
             let worker = Worker {
-                class,
                 channel: channels[slot % channels.len()].clone(),
                 budget,
                 in_flight,

@@ -1,4 +1,4 @@
-//! One stream slot of a load run: a `solver.v1` stream of its class's cases, pipelined, replaced
+//! One stream slot of a load run: a `solver.v2` `SolveStream` of its class's cases, pipelined, replaced
 //! when it fails while its budget lasts.
 
 use std::collections::HashMap;
@@ -6,15 +6,14 @@ use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt as _;
-use futures::future::BoxFuture;
-use solver_proto::v1::solver_client::SolverClient;
+use solver_proto::v2 as pb;
+use solver_proto::v2::solver_service_client::SolverServiceClient;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
+use tonic::Status;
 use tonic::transport::Channel;
-use tonic::{Response, Status, Streaming};
 
-use super::cases::{self, Generator, Query, Reply, Verdict};
-use super::class::Class;
+use super::cases::{self, Generator, Query, Verdict};
 use super::plan::Budget;
 use super::report::{ClassStats, Stats, lock};
 
@@ -33,7 +32,6 @@ const RETRIES: u32 = 3;
 /// fails while its budget lasts.
 #[derive(Debug)]
 pub(super) struct Worker {
-    pub(super) class: Class,
     pub(super) channel: Channel,
     pub(super) budget: Budget,
     pub(super) in_flight: usize,
@@ -61,29 +59,7 @@ impl Worker {
     pub(super) async fn run(mut self) {
         let mut failures = 0;
         while self.budget.allows(self.sent) {
-            let ended = match self.class {
-                Class::Solitaire => {
-                    let mut client = self.client();
-                    self.stream(cases::solitaire_request, move |requests| {
-                        Box::pin(async move { client.solve_solitaire(requests).await })
-                    })
-                    .await
-                }
-                Class::Eight => {
-                    let mut client = self.client();
-                    self.stream(cases::sliding_request, move |requests| {
-                        Box::pin(async move { client.solve_eight(requests).await })
-                    })
-                    .await
-                }
-                Class::FifteenEasy | Class::FifteenHard => {
-                    let mut client = self.client();
-                    self.stream(cases::sliding_request, move |requests| {
-                        Box::pin(async move { client.solve_fifteen(requests).await })
-                    })
-                    .await
-                }
-            };
+            let ended = self.stream().await;
             if !ended.failed {
                 continue;
             }
@@ -101,38 +77,26 @@ impl Worker {
         }
     }
 
-    fn client(&self) -> SolverClient<Channel> {
-        SolverClient::new(self.channel.clone()).max_decoding_message_size(MAX_MESSAGE_BYTES)
-    }
-
     fn stats(&self) -> MutexGuard<'_, ClassStats> {
         lock(&self.stats[self.index])
     }
 
     /// One stream: sends cases while the budget lasts, keeping up to `in_flight` outstanding,
     /// and judges every reply.
-    async fn stream<Q, R>(
-        &mut self,
-        request: fn(u64, &Query) -> Q,
-        open: impl FnOnce(
-            tonic::Request<ReceiverStream<Q>>,
-        ) -> BoxFuture<'static, Result<Response<Streaming<R>>, Status>>,
-    ) -> Ended
-    where
-        Q: Send + 'static,
-        R: Reply,
-    {
-        let (sender, receiver) = mpsc::channel::<Q>(self.in_flight);
+    async fn stream(&mut self) -> Ended {
+        let (sender, receiver) = mpsc::channel::<pb::SolveRequest>(self.in_flight);
         let mut sender = Some(sender);
         let mut pending: HashMap<u64, (Instant, Query)> = HashMap::with_capacity(self.in_flight);
         // The first cases go before the call, so a server that waits for them still answers.
-        self.fill(&mut sender, &mut pending, request);
+        self.fill(&mut sender, &mut pending);
         let mut call = tonic::Request::new(ReceiverStream::new(receiver));
         if let Some(deadline) = self.deadline {
             call.set_timeout(deadline);
         }
         self.stats().opened += 1;
-        let mut replies = match open(call).await {
+        let mut client = SolverServiceClient::new(self.channel.clone())
+            .max_decoding_message_size(MAX_MESSAGE_BYTES);
+        let mut replies = match client.solve_stream(call).await {
             Ok(response) => response.into_inner(),
             Err(status) => return self.failed(&status, &mut pending, false),
         };
@@ -152,7 +116,7 @@ impl Worker {
                         answered = true;
                         self.judge(reply, &mut pending);
                         let was_sending = sender.is_some();
-                        self.fill(&mut sender, &mut pending, request);
+                        self.fill(&mut sender, &mut pending);
                         if was_sending && sender.is_none() {
                             wait_until = self.stop_sending(&pending);
                         } else if sender.is_none() && pending.is_empty() {
@@ -198,11 +162,10 @@ impl Worker {
 
     /// Sends cases until `in_flight` are outstanding or the budget is used up (then the request
     /// stream is closed).
-    fn fill<Q>(
+    fn fill(
         &mut self,
-        sender: &mut Option<mpsc::Sender<Q>>,
+        sender: &mut Option<mpsc::Sender<pb::SolveRequest>>,
         pending: &mut HashMap<u64, (Instant, Query)>,
-        request: fn(u64, &Query) -> Q,
     ) {
         let mut sent = 0;
         while let Some(channel) = sender.as_ref() {
@@ -216,7 +179,7 @@ impl Worker {
             let query = self.generator.next();
             let id = self.next_id;
             // Never full: it holds at most the outstanding cases, fewer than its capacity.
-            if channel.try_send(request(id, &query)).is_err() {
+            if channel.try_send(cases::request(id, &query)).is_err() {
                 *sender = None;
                 break;
             }
@@ -230,16 +193,18 @@ impl Worker {
         }
     }
 
-    fn judge<R: Reply>(&mut self, reply: R, pending: &mut HashMap<u64, (Instant, Query)>) {
+    fn judge(&mut self, reply: pb::SolveResponse, pending: &mut HashMap<u64, (Instant, Query)>) {
         let now = Instant::now();
-        let Some((sent_at, query)) = pending.remove(&reply.id()) else {
-            let id = reply.id();
+        let Some((sent_at, query)) = cases::id(&reply).and_then(|id| pending.remove(&id)) else {
             let mut stats = self.stats();
             stats.wrong += 1;
-            stats.example(format!("a reply for id {id}, which is not outstanding"));
+            stats.example(format!(
+                "a reply for id {:?}, which is not outstanding",
+                reply.id
+            ));
             return;
         };
-        let verdict = reply.verdict(&query);
+        let verdict = cases::verdict(reply, &query);
         let mut stats = self.stats();
         stats.last = Some(now);
         match verdict {
