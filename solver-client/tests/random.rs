@@ -1,7 +1,8 @@
-//! The one seeded generator of the tests (xorshift64*), here and in the crate's unit tests: the
-//! same seed draws the same inputs on every run, so a failure reproduces.
+//! The one seeded generator of the tests (xorshift64*), here, in the crate's unit tests and in the
+//! `judge_input` example: the same seed draws the same inputs on every run, so a failure
+//! reproduces.
 
-/// A small deterministic generator; not for anything but tests.
+/// A small deterministic generator; for tests and test data only.
 pub(crate) struct Rng(u64);
 
 impl Rng {
