@@ -1,42 +1,14 @@
 //! Exact output on generated inputs, against oracles written here independently of the service:
-//! a plain BFS for HDU 3567 and a meet-in-the-middle search for HDU 1401.
+//! the tests' plain BFS for HDU 3567 and a meet-in-the-middle search for HDU 1401.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use solver_core::{Board3, Move};
 
 use crate::eqnice;
 use crate::random::Rng;
-use crate::util::{run, text};
-
-/// The lexicographically smallest of the shortest move strings from `start` to `target`: BFS
-/// that expands each layer in order and tries moves in letter order (`d < l < r < u`) gives every
-/// board, at its first discovery, the smallest shortest string.
-fn smallest_shortest(start: &Board3, target: &Board3) -> String {
-    let mut parent: HashMap<Board3, Option<(Board3, Move)>> = HashMap::from([(*start, None)]);
-    let mut queue = VecDeque::from([*start]);
-    while let Some(board) = queue.pop_front() {
-        if board == *target {
-            let mut letters = Vec::new();
-            let mut at = board;
-            while let Some((from, mv)) = parent[&at] {
-                letters.push(mv.letter());
-                at = from;
-            }
-            return letters.iter().rev().collect();
-        }
-        for mv in Move::ALL {
-            if let Some(next) = board.apply(mv) {
-                parent.entry(next).or_insert_with(|| {
-                    queue.push_back(next);
-                    Some((board, mv))
-                });
-            }
-        }
-    }
-    panic!("{target:?} is not reachable from {start:?}");
-}
+use crate::util::{run, smallest_shortest, text};
 
 fn packed(board: &Board3) -> String {
     board
@@ -64,7 +36,7 @@ fn hdu3567_generated_cases_exact() {
             target = target.apply(Move::ALL[rng.below(4)]).unwrap_or(target);
         }
         writeln!(input, "{}\n{}", packed(&start), packed(&target)).unwrap();
-        let moves = smallest_shortest(&start, &target);
+        let moves = smallest_shortest(&start, &target, 31).expect("the walk's target is reachable");
         writeln!(expected, "Case {case}: {}\n{moves}", moves.len()).unwrap();
     }
     let output = run(&["judge", "hdu3567"], input.as_bytes());

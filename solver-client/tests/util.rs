@@ -118,31 +118,52 @@ pub(crate) fn replay<const W: usize>(start: &Board<W>, letters: &str) -> Board<W
         .unwrap_or_else(|e| panic!("{letters:?} from {start:?}: {e}"))
 }
 
-/// The exact distance from `start` to `goal` by plain breadth-first search, up to `limit` moves
-/// (`None` beyond). Independent of the service's algorithms: only `Board::apply` is shared.
-pub(crate) fn bfs_distance<const W: usize>(
+/// The lexicographically smallest of the shortest move strings from `start` to `goal`, by plain
+/// breadth-first search up to `limit` moves (`None` beyond): expanding each layer in order and
+/// trying moves in letter order (`d < l < r < u`) gives every board, at its first discovery, the
+/// smallest shortest string. Independent of the service's algorithms: only `Board::apply` is
+/// shared.
+pub(crate) fn smallest_shortest<const W: usize>(
     start: &Board<W>,
     goal: &Board<W>,
     limit: usize,
-) -> Option<usize> {
-    let mut seen = HashMap::from([(*start, 0usize)]);
+) -> Option<String> {
+    // Per board: the board and move it was first reached by, and its depth.
+    let mut parent: HashMap<Board<W>, (Option<(Board<W>, Move)>, usize)> =
+        HashMap::from([(*start, (None, 0))]);
     let mut queue = VecDeque::from([*start]);
     while let Some(board) = queue.pop_front() {
-        let depth = seen[&board];
+        let depth = parent[&board].1;
         if board == *goal {
-            return Some(depth);
+            let mut letters = Vec::with_capacity(depth);
+            let mut at = board;
+            while let (Some((from, mv)), _) = parent[&at] {
+                letters.push(mv.letter());
+                at = from;
+            }
+            return Some(letters.iter().rev().collect());
         }
         if depth == limit {
             continue;
         }
         for mv in Move::ALL {
             if let Some(next) = board.apply(mv) {
-                seen.entry(next).or_insert_with(|| {
+                parent.entry(next).or_insert_with(|| {
                     queue.push_back(next);
-                    depth + 1
+                    (Some((board, mv)), depth + 1)
                 });
             }
         }
     }
     None
+}
+
+/// The exact distance from `start` to `goal`, up to `limit` moves (`None` beyond): the length of
+/// [`smallest_shortest`].
+pub(crate) fn bfs_distance<const W: usize>(
+    start: &Board<W>,
+    goal: &Board<W>,
+    limit: usize,
+) -> Option<usize> {
+    smallest_shortest(start, goal, limit).map(|moves| moves.len())
 }
