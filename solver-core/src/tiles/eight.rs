@@ -15,7 +15,8 @@
 
 use std::sync::OnceLock;
 
-use super::board::{Board, Board3, Move, NO_NEIGHBOUR, neighbour_table};
+use super::board::{Board, Board3, Move};
+use super::neighbours::{NO_NEIGHBOUR, neighbour_table};
 use super::rank::{pack9, rank9_class};
 
 /// Boards in one parity class: 9!/2.

@@ -25,7 +25,8 @@ use std::collections::{HashMap, VecDeque};
 use foldhash::{HashSet, HashSetExt};
 use std::sync::{Mutex, OnceLock};
 
-use super::board::{Move, NO_NEIGHBOUR, neighbour_table};
+use super::board::Move;
+use super::neighbours::{NO_NEIGHBOUR, neighbour_table};
 
 /// The transition to [`BLOCKED`] means: the move is off the board or completes a forbidden
 /// sequence.

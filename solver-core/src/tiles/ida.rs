@@ -10,8 +10,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use super::board::{Move, neighbour_table};
+use super::board::Move;
 use super::fsm::{BLOCKED, MovePruning};
+use super::neighbours::neighbour_table;
 use crate::stop::{SearchStats, Stop, StopReason, Stopped};
 
 /// A heuristic updated incrementally as tiles move.

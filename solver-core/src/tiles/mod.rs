@@ -14,10 +14,10 @@ pub mod grid_board;
 pub mod grid_ida;
 pub mod hint;
 mod ida;
+mod neighbours;
 mod pdb;
 mod rank;
 pub mod scramble;
-pub mod storage;
 pub mod verify;
 
 pub use board::{

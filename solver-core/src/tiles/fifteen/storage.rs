@@ -8,8 +8,9 @@
 
 use std::io::{self, Read, Write};
 
-use super::fifteen::{DatabaseSet, Partition, PatternDatabases};
-use super::pdb::{Pdb, placements};
+use super::databases::PatternDatabases;
+use super::sets::{DatabaseSet, Partition};
+use crate::tiles::pdb::{Pdb, placements};
 
 const MAGIC: [u8; 8] = *b"SLIDEPDB";
 /// The version of the layout above. Bump it whenever the layout or the tables' meaning changes.
