@@ -12,6 +12,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{Mutex, Semaphore};
 use tokio_stream::StreamExt as _;
 use tokio_util::sync::CancellationToken;
+use tonic::codec::CompressionEncoding;
 use tonic::service::RoutesBuilder;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
@@ -35,6 +36,9 @@ use crate::service::{Shared, SolverService, SolverServiceV2};
 const SERVICE_NAME: &str = "solver.v1.Solver";
 /// The fully qualified name of the v2 solver service.
 const SERVICE_NAME_V2: &str = "solver.v2.SolverService";
+
+/// The one compression every service accepts and offers.
+const GZIP: CompressionEncoding = CompressionEncoding::Gzip;
 
 /// How long connections may linger once the grace period is over and every stream was cancelled.
 const LINGER: Duration = Duration::from_secs(1);
@@ -102,14 +106,27 @@ pub async fn serve(
         scheduler,
     );
 
-    let reflection_v1 = reflection().build_v1()?;
-    let reflection_v1alpha = reflection().build_v1alpha()?;
+    // Every service takes gzip-compressed requests, and compresses its responses for a client
+    // that says it accepts gzip (`grpc-accept-encoding`); others get them uncompressed.
+    let reflection_v1 = reflection()
+        .build_v1()?
+        .accept_compressed(GZIP)
+        .send_compressed(GZIP);
+    let reflection_v1alpha = reflection()
+        .build_v1alpha()?
+        .accept_compressed(GZIP)
+        .send_compressed(GZIP);
+    let health_service = health_service.accept_compressed(GZIP).send_compressed(GZIP);
     let solver = SolverServer::new(SolverService::new(Arc::clone(&shared)))
         .max_decoding_message_size(config.max_message_bytes)
-        .max_encoding_message_size(config.max_message_bytes);
+        .max_encoding_message_size(config.max_message_bytes)
+        .accept_compressed(GZIP)
+        .send_compressed(GZIP);
     let solver_v2 = SolverServiceServer::new(SolverServiceV2::new(Arc::clone(&shared)))
         .max_decoding_message_size(config.max_message_bytes)
-        .max_encoding_message_size(config.max_message_bytes);
+        .max_encoding_message_size(config.max_message_bytes)
+        .accept_compressed(GZIP)
+        .send_compressed(GZIP);
 
     // Small stream windows, and a connection window whose half (h2's budget for unread small
     // DATA frames) covers every stream full of one-message frames: a full window slows a

@@ -2,6 +2,7 @@
 
 mod cancel;
 mod common;
+mod compression;
 mod fairness;
 mod lifecycle;
 mod streams;
