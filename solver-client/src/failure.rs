@@ -3,7 +3,7 @@
 use crate::read_error::ReadError;
 use crate::wire::ReplyError;
 
-/// Why case has no answer to print.
+/// Why a case has no answer to print.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CaseError {
     /// Its text could not be read.

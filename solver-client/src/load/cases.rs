@@ -1,29 +1,15 @@
-//! The cases a load run sends, per class, and the cheap checks of their replies.
-//!
-//! Every case carries what is needed to judge its reply without solving it again: sliding-tile
-//! moves are replayed and must reach the target (and be exactly as long as the known optimum for
-//! the hard boards, no longer than the scrambling walk for the easy ones); a Solitaire end made
-//! by a walk of at most 8 moves must be found reachable, and its steps must replay to the end.
+//! The cases a load run sends, per class: random ones from a seed, and the hard boards renamed
+//! afresh each time. Every case carries what is needed to judge its reply without solving it
+//! again: the known optimum of a hard board, the length of the walk that made an easy one, and
+//! for a Solitaire end made by a walk of at most 8 moves, that walk's length.
 
-use std::collections::HashSet;
+use std::sync::Arc;
 
-use anyhow::{Context as _, bail};
-use solver_core::solitaire::{self, DEFAULT_MAX_MOVES, Position, PositionError, Square, Step};
-use solver_core::{Board, Board3, Board4, Move, ReplayError, parse_moves};
-use solver_proto::v2 as pb;
-use solver_proto::v2::{solution, solve_request, solve_response};
+use solver_core::solitaire::{self, DEFAULT_MAX_MOVES, Position, Square, Step};
+use solver_core::{Board, Board3, Board4, Move};
 
 use super::class::Class;
-
-/// Korf's 100 instances, with their optimal lengths (`id length cells...` per line).
-const KORF100: &str = include_str!("../../../solver-core/tests/data/korf100.txt");
-
-/// The 80-move board (one of the two hardest 15-puzzle positions), solved to the standard goal.
-const EIGHTY: [u8; 16] = [0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1];
-
-/// The Korf instances `korf` stands for: the harder half, from about 0.05 s to 0.8 s of one core
-/// each with the 6-6-3 databases (0.3 M to 5.7 M nodes).
-const KORF_SUBSET: [usize; 12] = [3, 10, 15, 22, 33, 54, 59, 60, 63, 66, 82, 88];
+use super::hard::Hard;
 
 /// Easy 15-puzzle boards are this many random moves from the goal.
 const EASY_WALK: std::ops::RangeInclusive<usize> = 10..=30;
@@ -58,68 +44,6 @@ impl Rng {
     }
 }
 
-/// A hard 15-puzzle board with its known optimal length.
-#[derive(Debug, Clone)]
-pub(crate) struct Hard {
-    /// `80` or `korfN`.
-    pub(crate) name: String,
-    board: Board4,
-    length: usize,
-}
-
-/// The hard boards named by `--hard`: a comma-separated list of `80`, `korf` (a built-in subset
-/// of Korf's 100) and `korfN` (instance N, 1 to 100).
-pub(crate) fn hard_boards(spec: &str) -> anyhow::Result<Vec<Hard>> {
-    let korf = |id: usize| -> anyhow::Result<Hard> {
-        let line = KORF100
-            .lines()
-            .filter(|l| !l.starts_with('#'))
-            .find(|l| l.split_whitespace().next() == Some(id.to_string().as_str()))
-            .with_context(|| format!("Korf's instances are numbered 1 to 100, not {id}"))?;
-        let numbers: Vec<usize> = line
-            .split_whitespace()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .with_context(|| format!("korf100.txt: bad line {line:?}"))?;
-        let board =
-            Board4::from_cells(&numbers[2..].iter().map(|&n| n as u64).collect::<Vec<u64>>())
-                .map_err(|e| anyhow::anyhow!("korf100.txt, instance {id}: {e}"))?;
-        Ok(Hard {
-            name: format!("korf{id}"),
-            board,
-            length: numbers[1],
-        })
-    };
-    let mut boards = Vec::new();
-    for token in spec.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        match token {
-            "80" => boards.push(Hard {
-                name: "80".to_owned(),
-                board: Board4::from_cells(&EIGHTY).expect("the 80-move board is valid"),
-                length: 80,
-            }),
-            "korf" => {
-                for id in KORF_SUBSET {
-                    boards.push(korf(id)?);
-                }
-            }
-            other => match other.strip_prefix("korf").map(str::parse::<usize>) {
-                Some(Ok(id)) => boards.push(korf(id)?),
-                _ => bail!(
-                    "--hard: {other:?} is not a board: use 80, korf (a subset of Korf's 100) or \
-                     korfN (instance N)"
-                ),
-            },
-        }
-    }
-    if boards.is_empty() {
-        bail!("--hard names no board");
-    }
-    let mut seen = HashSet::new();
-    boards.retain(|b| seen.insert(b.name.clone()));
-    Ok(boards)
-}
-
 /// One case as sent, with what its reply is checked against.
 #[derive(Debug, Clone)]
 pub(crate) enum Query {
@@ -147,18 +71,13 @@ pub(crate) enum Query {
 pub(crate) struct Generator {
     class: Class,
     rng: Rng,
-    hard: std::sync::Arc<[Hard]>,
+    hard: Arc<[Hard]>,
     next_hard: usize,
 }
 
 impl Generator {
     /// The cases of stream `stream` of `class`; hard streams start at different boards.
-    pub(crate) fn new(
-        class: Class,
-        seed: u64,
-        stream: usize,
-        hard: std::sync::Arc<[Hard]>,
-    ) -> Self {
+    pub(crate) fn new(class: Class, seed: u64, stream: usize, hard: Arc<[Hard]>) -> Self {
         let next_hard = stream % hard.len().max(1);
         Self {
             class,
@@ -327,228 +246,14 @@ fn solitaire_walk(start: Position, moves: usize, rng: &mut Rng) -> Position {
     position
 }
 
-/// The `solver.v2` request for case `id`.
-pub(crate) fn request(id: u64, query: &Query) -> pb::SolveRequest {
-    let cells = |cells: &[u8]| cells.iter().map(|&t| u32::from(t)).collect();
-    let sliding = |side, start, target| {
-        solve_request::Puzzle::Sliding(pb::SlidingPuzzle {
-            rows: side,
-            cols: side,
-            start,
-            target,
-        })
-    };
-    let puzzle = match query {
-        Query::Eight { start, target } => sliding(3, cells(start.cells()), cells(target.cells())),
-        Query::Fifteen { start, target, .. } => sliding(
-            4,
-            cells(start.cells()),
-            target.map_or_else(Vec::new, |t| cells(t.cells())),
-        ),
-        Query::Solitaire { start, end, .. } => {
-            let squares = |p: &Position| {
-                p.squares()
-                    .iter()
-                    .map(|s| pb::Square {
-                        row: s.row(),
-                        col: s.col(),
-                    })
-                    .collect()
-            };
-            solve_request::Puzzle::Solitaire(pb::SolitairePuzzle {
-                start: squares(start),
-                end: squares(end),
-                max_moves: DEFAULT_MAX_MOVES,
-            })
-        }
-    };
-    pb::SolveRequest {
-        id: id.to_string(),
-        puzzle: Some(puzzle),
-        ..pb::SolveRequest::default()
-    }
-}
-
-/// What a reply says about its case.
-#[derive(Debug)]
-pub(crate) enum Verdict {
-    /// A correct answer (`cached`: from the server's cache).
-    Answered { cached: bool },
-    /// An in-band `CaseError`, with its gRPC code.
-    Error { code: i32 },
-    /// An answer that fails the checks.
-    Wrong(String),
-}
-
-/// The case id a response answers (`None`: not one this client sends).
-pub(crate) fn id(response: &pb::SolveResponse) -> Option<u64> {
-    response.id.parse().ok()
-}
-
-/// Judges `response` against its case.
-pub(crate) fn verdict(response: pb::SolveResponse, query: &Query) -> Verdict {
-    use solve_response::Outcome;
-    let cached = response.cached;
-    match response.outcome {
-        Some(Outcome::Error(status)) => Verdict::Error { code: status.code },
-        Some(Outcome::Solution(pb::Solution {
-            kind: Some(solution::Kind::Sliding(solution)),
-        })) => sliding(&solution.moves, query, cached),
-        Some(Outcome::Solution(pb::Solution {
-            kind: Some(solution::Kind::Solitaire(solution)),
-        })) => solitaire(&solution.moves, query, cached),
-        Some(Outcome::Unsolvable(_)) => {
-            Verdict::Wrong("\"unsolvable\" for a solvable board".to_owned())
-        }
-        Some(Outcome::Unreachable(_)) => match query {
-            Query::Solitaire {
-                start,
-                end,
-                within: Some(n),
-            } => Verdict::Wrong(format!(
-                "\"unreachable\" for {start} -> {end}, which a walk of {n} moves reaches"
-            )),
-            Query::Solitaire { within: None, .. } => Verdict::Answered { cached },
-            _ => Verdict::Wrong("\"unreachable\" for a sliding-tile case".to_owned()),
-        },
-        Some(Outcome::Solution(pb::Solution { kind: None })) | None => {
-            Verdict::Wrong("a reply without an outcome".to_owned())
-        }
-    }
-}
-
-/// A sliding solution, replayed and measured.
-fn sliding(moves: &str, query: &Query, cached: bool) -> Verdict {
-    let parsed = match parse_moves(moves) {
-        Ok(parsed) => parsed,
-        Err(e) => return Verdict::Wrong(format!("bad move string {moves:?}: {e}")),
-    };
-    let checked = match query {
-        Query::Eight { start, target } => {
-            check_walk(start, target, &parsed, None, 31).map_err(|e| (e, start.to_string()))
-        }
-        Query::Fifteen {
-            start,
-            target,
-            exact,
-            at_most,
-        } => check_walk(
-            start,
-            &target.unwrap_or_else(Board4::goal),
-            &parsed,
-            *exact,
-            *at_most,
-        )
-        .map_err(|e| (e, start.to_string())),
-        Query::Solitaire { .. } => {
-            return Verdict::Wrong("a sliding-tile reply to a Solitaire case".to_owned());
-        }
-    };
-    match checked {
-        Ok(()) => Verdict::Answered { cached },
-        Err((why, start)) => Verdict::Wrong(format!(
-            "moves {moves:?} from {}: {why}",
-            start.replace('\n', " / ")
-        )),
-    }
-}
-
-/// A Solitaire solution, replayed: it must reach the end within the limit.
-fn solitaire(moves: &[pb::SolitaireMove], query: &Query, cached: bool) -> Verdict {
-    let Query::Solitaire { start, end, within } = query else {
-        return Verdict::Wrong("a Solitaire reply to a sliding-tile case".to_owned());
-    };
-    let steps: Result<Vec<Step>, BadStep> = moves
-        .iter()
-        .map(|m| {
-            let square = |s: Option<&pb::Square>| {
-                let s = s.ok_or(BadStep::MissingSquare)?;
-                Ok::<_, BadStep>(Square::new(s.row, s.col)?)
-            };
-            Ok(Step {
-                from: square(m.origin.as_ref())?,
-                to: square(m.destination.as_ref())?,
-            })
-        })
-        .collect();
-    let steps = match steps {
-        Ok(steps) => steps,
-        Err(e) => return Verdict::Wrong(format!("bad Solitaire move: {e}")),
-    };
-    let limit = within.unwrap_or(DEFAULT_MAX_MOVES);
-    match solitaire::replay(start, &steps) {
-        Ok(reached) if reached != *end => {
-            Verdict::Wrong(format!("the moves end at {reached}, not at {end}"))
-        }
-        Ok(_) if steps.len() > limit as usize => Verdict::Wrong(format!(
-            "{} moves, but it can be done in {limit}",
-            steps.len()
-        )),
-        Ok(_) => Verdict::Answered { cached },
-        Err(e) => Verdict::Wrong(format!("illegal Solitaire moves: {e}")),
-    }
-}
-
-/// Why sliding moves are not a right answer.
-#[derive(Debug, thiserror::Error)]
-enum WalkError {
-    #[error("they do not reach the target")]
-    Misses,
-    #[error("illegal: {0}")]
-    Illegal(#[source] ReplayError),
-    #[error("{len} moves, the optimum is {optimum}")]
-    NotOptimal { len: usize, optimum: usize },
-    #[error("{len} moves, but it can be done in {at_most}")]
-    TooLong { len: usize, at_most: usize },
-}
-
-fn check_walk<const W: usize>(
-    start: &Board<W>,
-    target: &Board<W>,
-    moves: &[Move],
-    exact: Option<usize>,
-    at_most: usize,
-) -> Result<(), WalkError> {
-    match start.replay(moves) {
-        Ok(end) if end == *target => {}
-        Ok(_) => return Err(WalkError::Misses),
-        Err(e) => return Err(WalkError::Illegal(e)),
-    }
-    let len = moves.len();
-    match exact {
-        Some(optimum) if len != optimum => Err(WalkError::NotOptimal { len, optimum }),
-        _ if len > at_most => Err(WalkError::TooLong { len, at_most }),
-        _ => Ok(()),
-    }
-}
-
-/// Why a Solitaire move of a reply is not one.
-#[derive(Debug, thiserror::Error)]
-enum BadStep {
-    #[error("a move without a square")]
-    MissingSquare,
-    #[error(transparent)]
-    Square(#[from] PositionError),
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hard_boards_are_named_and_deduplicated() {
-        let boards = hard_boards("80, korf, korf3, korf100").unwrap();
-        assert_eq!(boards[0].name, "80");
-        assert_eq!(boards.len(), 1 + KORF_SUBSET.len() + 1);
-        assert_eq!(boards.last().unwrap().name, "korf100");
-        assert!(hard_boards("korf101").is_err());
-        assert!(hard_boards("eighty").is_err());
-        assert!(hard_boards(",").is_err());
-    }
+    use crate::load::hard::hard_boards;
 
     #[test]
     fn generated_cases_are_well_formed() {
-        let hard: std::sync::Arc<[Hard]> = hard_boards("korf").unwrap().into();
+        let hard: Arc<[Hard]> = hard_boards("korf").unwrap().into();
         for class in Class::ALL {
             let mut generator = Generator::new(class, 7, 0, hard.clone());
             for _ in 0..200 {
@@ -568,33 +273,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn replies_are_judged() {
-        let query = Query::Fifteen {
-            start: Board4::goal().apply(Move::Up).unwrap(),
-            target: None,
-            exact: None,
-            at_most: 1,
-        };
-        let reply = |moves: &str| pb::SolveResponse {
-            id: "0".to_owned(),
-            outcome: Some(solve_response::Outcome::Solution(pb::Solution {
-                kind: Some(solution::Kind::Sliding(pb::SlidingSolution {
-                    moves: moves.to_owned(),
-                    length: moves.len() as u32,
-                    lower_bound: moves.len() as u32,
-                })),
-            })),
-            ..pb::SolveResponse::default()
-        };
-        assert_eq!(id(&reply("d")), Some(0));
-        assert!(matches!(
-            verdict(reply("d"), &query),
-            Verdict::Answered { cached: false }
-        ));
-        assert!(matches!(verdict(reply("u"), &query), Verdict::Wrong(_)));
-        assert!(matches!(verdict(reply("dud"), &query), Verdict::Wrong(_)));
     }
 }

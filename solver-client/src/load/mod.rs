@@ -12,9 +12,11 @@ mod args;
 mod bar;
 mod cases;
 mod class;
+mod hard;
 mod plan;
 mod report;
 mod rss;
+mod wire;
 mod worker;
 
 use std::io::Write as _;

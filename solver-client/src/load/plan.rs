@@ -8,8 +8,8 @@ use anyhow::bail;
 use solver_server::Kind;
 
 use super::args::{Args, Mix};
-use super::cases::{self, Hard};
 use super::class::Class;
+use super::hard::{Hard, hard_boards};
 use super::rss;
 
 /// How long a run goes when neither `--duration` nor `--cases` is given.
@@ -109,7 +109,7 @@ impl Plan {
             deadline: args.deadline,
             seed,
             connections: args.connections,
-            hard: cases::hard_boards(&args.hard)?.into(),
+            hard: hard_boards(&args.hard)?.into(),
             metrics: args
                 .metrics
                 .as_deref()

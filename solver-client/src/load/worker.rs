@@ -13,9 +13,10 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::Status;
 use tonic::transport::Channel;
 
-use super::cases::{self, Generator, Query, Verdict};
+use super::cases::{Generator, Query};
 use super::plan::Budget;
 use super::report::{ClassStats, Stats, lock};
+use super::wire::{self, Verdict};
 
 /// Largest message accepted from the service.
 const MAX_MESSAGE_BYTES: usize = 1 << 20;
@@ -179,7 +180,7 @@ impl Worker {
             let query = self.generator.next();
             let id = self.next_id;
             // Never full: it holds at most the outstanding cases, fewer than its capacity.
-            if channel.try_send(cases::request(id, &query)).is_err() {
+            if channel.try_send(wire::request(id, &query)).is_err() {
                 *sender = None;
                 break;
             }
@@ -195,7 +196,7 @@ impl Worker {
 
     fn judge(&mut self, reply: pb::SolveResponse, pending: &mut HashMap<u64, (Instant, Query)>) {
         let now = Instant::now();
-        let Some((sent_at, query)) = cases::id(&reply).and_then(|id| pending.remove(&id)) else {
+        let Some((sent_at, query)) = wire::id(&reply).and_then(|id| pending.remove(&id)) else {
             let mut stats = self.stats();
             stats.wrong += 1;
             stats.example(format!(
@@ -204,7 +205,7 @@ impl Worker {
             ));
             return;
         };
-        let verdict = cases::verdict(reply, &query);
+        let verdict = wire::verdict(reply, &query);
         let mut stats = self.stats();
         stats.last = Some(now);
         match verdict {
