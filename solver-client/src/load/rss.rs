@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use anyhow::{Context as _, bail};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tonic::codegen::http::uri::InvalidUri;
 use tonic::transport::Uri;
 
 /// The gauges that may carry it: the process collector's standard name, with or without the
@@ -38,20 +38,21 @@ impl Probe {
     ///
     /// # Errors
     /// A URL that names no host and port.
-    pub(crate) fn metrics(url: &str) -> anyhow::Result<Self> {
+    pub(crate) fn metrics(url: &str) -> Result<Self, MetricsUrlError> {
         let full = if url.contains("://") {
             url.to_owned()
         } else {
             format!("http://{url}")
         };
-        let uri: Uri = full
-            .parse()
-            .with_context(|| format!("--metrics: {url:?} is not a URL like http://host:9090"))?;
+        let uri: Uri = full.parse().map_err(|source| MetricsUrlError::NotAUrl {
+            url: url.to_owned(),
+            source,
+        })?;
         if uri.scheme_str() != Some("http") {
-            bail!("--metrics: only http:// endpoints are read, not {url:?}");
+            return Err(MetricsUrlError::NotHttp(url.to_owned()));
         }
         let Some(host) = uri.host() else {
-            bail!("--metrics: {url:?} names no host");
+            return Err(MetricsUrlError::NoHost(url.to_owned()));
         };
         let authority = format!("{host}:{}", uri.port_u16().unwrap_or(9090));
         let path = match uri.path() {
@@ -95,6 +96,25 @@ impl Probe {
             Probe::Unknown => Err(RssError::Remote),
         }
     }
+}
+
+/// What is wrong with `--metrics`.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum MetricsUrlError {
+    /// Not a URL.
+    #[error("--metrics: {url:?} is not a URL like http://host:9090")]
+    NotAUrl {
+        /// As given.
+        url: String,
+        /// Why.
+        source: InvalidUri,
+    },
+    /// Another scheme than `http`.
+    #[error("--metrics: only http:// endpoints are read, not {0:?}")]
+    NotHttp(String),
+    /// No host.
+    #[error("--metrics: {0:?} names no host")]
+    NoHost(String),
 }
 
 /// Why the memory could not be read.
