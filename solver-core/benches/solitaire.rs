@@ -9,14 +9,12 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use solver_core::Stop;
 use solver_core::solitaire::{self, Position, Square};
 
-#[path = "lcg.rs"]
-mod lcg;
-use lcg::Lcg;
+use solver_test_support::rng::Lcg;
 
 fn position(rng: &mut Lcg) -> Position {
     let mut squares = Vec::new();
     while squares.len() < 4 {
-        let i = (rng.next() % 64) as u32;
+        let i = (rng.bits() % 64) as u32;
         let sq = Square::new(i / 8 + 1, i % 8 + 1).unwrap();
         if !squares.contains(&sq) {
             squares.push(sq);
@@ -30,9 +28,9 @@ fn walk(rng: &mut Lcg, mut p: Position, moves: usize) -> Position {
     let mut done = 0;
     while done < moves {
         let squares = p.squares();
-        let from = squares[(rng.next() % 4) as usize];
-        let (dr, dc) = [(-1, 0), (1, 0), (0, -1), (0, 1)][(rng.next() % 4) as usize];
-        let jump = rng.next().is_multiple_of(2);
+        let from = squares[(rng.bits() % 4) as usize];
+        let (dr, dc) = [(-1, 0), (1, 0), (0, -1), (0, 1)][(rng.bits() % 4) as usize];
+        let jump = rng.bits().is_multiple_of(2);
         let k = if jump { 2 } else { 1 };
         let (r, c) = (from.row() as i32 + dr * k, from.col() as i32 + dc * k);
         // Off-board coordinates (negative ones wrap to huge) are rejected by `Square::new`.
@@ -49,7 +47,7 @@ fn walk(rng: &mut Lcg, mut p: Position, moves: usize) -> Position {
 }
 
 fn queries(c: &mut Criterion) {
-    let mut rng = Lcg(11);
+    let mut rng = Lcg::new(11);
     // Half reachable (random walks of 1..=12 moves, some beyond the limit), half random pairs
     // (almost all unreachable within 8).
     let pairs: Vec<(Position, Position)> = (0..512)

@@ -11,15 +11,13 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use solver_core::fifteen::{Partition, PatternDatabases};
 use solver_core::{Board3, Board4, Move, Stop, eight};
 
-/// A small deterministic generator, so every run measures the same boards.
-#[path = "lcg.rs"]
-mod lcg;
-use lcg::Lcg;
+use solver_test_support::korf::instances;
+use solver_test_support::rng::Lcg;
 
 fn board3(rng: &mut Lcg) -> Board3 {
     let mut cells: Vec<u8> = (0..9).collect();
     for i in (1..9).rev() {
-        cells.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+        cells.swap(i, (rng.bits() % (i as u64 + 1)) as usize);
     }
     Board3::from_cells(&cells).unwrap()
 }
@@ -29,7 +27,7 @@ fn eight_tables(c: &mut Criterion) {
         b.iter(eight::Tables::build);
     });
     let tables = eight::Tables::build();
-    let mut rng = Lcg(7);
+    let mut rng = Lcg::new(7);
     let pairs: Vec<(Board3, Board3)> = (0..1024)
         .map(|_| (board3(&mut rng), board3(&mut rng)))
         .filter(|(s, t)| s.can_reach(t))
@@ -47,16 +45,9 @@ fn eight_tables(c: &mut Criterion) {
 fn korf_subset() -> Vec<Board4> {
     // Instances 2, 4, 5, 8, 9, 12, 13: between 45 and 56 moves, a few milliseconds each.
     let wanted = [2, 4, 5, 8, 9, 12, 13];
-    include_str!("../tests/data/korf100.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| {
-            l.split_whitespace()
-                .map(|t| t.parse::<u64>().unwrap())
-                .collect::<Vec<_>>()
-        })
-        .filter(|n| wanted.contains(&n[0]))
-        .map(|n| Board4::from_cells(&n[2..]).unwrap())
+    instances()
+        .filter(|instance| wanted.contains(&instance.id))
+        .map(|instance| instance.board)
         .collect()
 }
 

@@ -19,6 +19,7 @@ use std::time::Instant;
 
 use solver_core::fifteen::{DatabaseSet, Partition, PatternDatabases};
 use solver_core::{Board4, Stop};
+use solver_test_support::korf::{Instance, instances};
 
 fn main() {
     let mut partition = Partition::P663;
@@ -101,19 +102,10 @@ fn main() {
     let mut total_nodes = 0u64;
     let mut solved = 0;
     let mut wrong = 0;
-    for line in include_str!("../tests/data/korf100.txt").lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let numbers: Vec<u64> = line
-            .split_whitespace()
-            .map(|t| t.parse().expect("numbers"))
-            .collect();
-        let (id, optimal) = (numbers[0] as usize, numbers[1] as usize);
+    for Instance { id, optimal, board } in instances() {
         if id < first || id > last {
             continue;
         }
-        let board = Board4::from_cells(&numbers[2..]).expect("valid board");
         let t = Instant::now();
         let (from, to) = if reverse {
             (Board4::goal(), board)

@@ -1,8 +1,9 @@
 //! The known extremes: the hardest 8-puzzle boards, a long Korf instance, Solitaire edge cases.
 
-use crate::oracle::forward_walk;
 use solver_core::solitaire::{self, Outcome, Position, Square, Step};
 use solver_core::{Board3, Board4, Move, Stop, StopReason, eight, fifteen};
+use solver_test_support::korf::korf;
+use solver_test_support::rng::{Lcg, forward_walk};
 
 #[test]
 fn the_two_31_move_eight_puzzles() {
@@ -12,19 +13,6 @@ fn the_two_31_move_eight_puzzles() {
         assert_eq!(moves.len(), 31, "{hard}");
         assert_eq!(start.replay(&moves).unwrap(), Board3::goal());
     }
-}
-
-fn korf(id: usize) -> (Board4, usize) {
-    let line = include_str!("data/korf100.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .find(|l| l.split_whitespace().next() == Some(&id.to_string()))
-        .unwrap();
-    let n: Vec<u64> = line
-        .split_whitespace()
-        .map(|t| t.parse().unwrap())
-        .collect();
-    (Board4::from_cells(&n[2..]).unwrap(), n[1] as usize)
 }
 
 /// Korf's instance 88 needs 65 moves: the answer must be that long and replay to the goal.
@@ -54,15 +42,9 @@ fn a_hard_search_stops_when_asked() {
 }
 
 /// A board `moves` blank moves from `from`, never undoing the last move; `seed` picks them.
-fn scramble(from: Board4, moves: usize, mut seed: u64) -> Board4 {
-    let choices: Vec<u8> = (0..moves)
-        .map(|_| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 33) as u8
-        })
-        .collect();
+fn scramble(from: Board4, moves: usize, seed: u64) -> Board4 {
+    let mut rng = Lcg::new(seed);
+    let choices: Vec<u8> = (0..moves).map(|_| rng.bits() as u8).collect();
     forward_walk(from, &choices)
 }
 

@@ -12,6 +12,7 @@ use proptest::prelude::*;
 use solver_core::solitaire::{self, Position, Square};
 use solver_core::tiles::bfs;
 use solver_core::{Board, Board3, Board4, Move, Stop, eight, fifteen};
+use solver_test_support::rng::{forward_walk, walk_choices};
 
 /// Exact distances to `target` of every board within `radius` moves of it (the library's plain
 /// BFS, which shares nothing with the solvers but the board type and its moves).
@@ -29,12 +30,6 @@ fn board3() -> impl Strategy<Value = Board3> {
     Just((0u8..9).collect::<Vec<_>>())
         .prop_shuffle()
         .prop_map(|cells| Board3::from_cells(&cells).unwrap())
-}
-
-fn random_walk<const W: usize>(from: Board<W>, choices: &[u8]) -> Board<W> {
-    choices.iter().fold(from, |b, &c| {
-        b.apply(Move::ALL[c as usize % 4]).unwrap_or(b)
-    })
 }
 
 proptest! {
@@ -113,29 +108,11 @@ proptest! {
     /// 4×4 boards scrambled by random walks of up to 25 moves: 2,000 of them.
     #[test]
     fn fifteen_matches_oracle(walk in prop::collection::vec(0u8..4, 0..=25)) {
-        let start = random_walk(Board4::goal(), &walk);
+        let start = walk_choices(Board4::goal(), &walk);
         let answer = fifteen::solve(&start, &Board4::goal(), &Stop::never()).unwrap().unwrap();
         prop_assert_eq!(start.replay(&answer.moves).unwrap(), Board4::goal());
         prop_assert_eq!(answer.moves, oracle_fifteen(start, Board4::goal(), &NEAR_GOAL, RADIUS));
     }
-}
-
-/// A walk that never undoes its last move: `choices` pick among the other legal moves, so the
-/// board ends up farther away than a plain random walk takes it, where ties between optimal
-/// paths are common.
-pub(crate) fn forward_walk(from: Board4, choices: &[u8]) -> Board4 {
-    let mut board = from;
-    let mut last: Option<Move> = None;
-    for &c in choices {
-        let options: Vec<(Move, Board4)> = Move::ALL
-            .iter()
-            .filter(|&&m| Some(m.reverse()) != last)
-            .filter_map(|&m| board.apply(m).map(|b| (m, b)))
-            .collect();
-        let (m, b) = options[c as usize % options.len()];
-        (board, last) = (b, Some(m));
-    }
-    board
 }
 
 proptest! {
@@ -150,7 +127,7 @@ proptest! {
         walks in prop::collection::vec(prop::collection::vec(0u8..3, 10..=18), 4),
     ) {
         const NEAR: u32 = 10;
-        let target = random_walk(Board4::goal(), &to_target);
+        let target = walk_choices(Board4::goal(), &to_target);
         let near = distances_to(target, NEAR);
         for walk in walks {
             let start = forward_walk(target, &walk);
