@@ -24,7 +24,8 @@ use solver_core::{Board3, Move};
 use solver_server::pb::solver_client::SolverClient;
 use solver_server::pb::{self, sliding_reply};
 use solver_server::{Config, Kind};
-use tokio::net::TcpListener;
+use solver_test_support::rng::Lcg;
+use solver_test_support::server::TestServer;
 
 struct Options {
     cases: usize,
@@ -73,14 +74,11 @@ fn options() -> Options {
 /// 20,000 distinct solvable boards, by random walks from the goal.
 fn pool() -> Vec<Vec<u32>> {
     let mut seen = std::collections::HashSet::new();
-    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut rng = Lcg::new(0x2545_f491_4f6c_dd1d);
     let mut board = Board3::goal();
     while seen.len() < 20_000 {
         for _ in 0..7 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            if let Some(next) = board.apply(Move::ALL[(state % 4) as usize]) {
+            if let Some(next) = board.apply(Move::ALL[rng.below(4)]) {
                 board = next;
             }
         }
@@ -101,20 +99,13 @@ fn cpu_seconds() -> Option<f64> {
     Some(ticks / 100.0)
 }
 
-async fn start(cache_entries: usize) -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let config = Config {
+async fn start(cache_entries: usize) -> TestServer {
+    TestServer::start(Config {
         cache_entries,
         warm_up: vec![Kind::Eight].into(),
         ..Config::default()
-    };
-    tokio::spawn(solver_server::serve(
-        listener,
-        config,
-        std::future::pending(),
-    ));
-    addr
+    })
+    .await
 }
 
 /// Sends `cases` cases on one stream and checks every reply is a solution; returns the count.
@@ -189,7 +180,8 @@ fn main() {
                 } else {
                     entries.to_string()
                 };
-                let addr = start(entries).await;
+                let server = start(entries).await;
+                let addr = server.addr;
                 // Warm up: tables, connections, and (cache on) the cache itself.
                 run(addr, &pool, streams, pool.len().max(streams)).await;
                 let mut rates = Vec::new();
@@ -211,6 +203,7 @@ fn main() {
                     rates[0],
                     rates[rates.len() - 1]
                 );
+                server.stop().await.unwrap();
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
         }

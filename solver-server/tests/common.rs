@@ -1,27 +1,16 @@
-//! Starting servers, talking to them, reading their metrics, and making cases.
+//! What the end-to-end tests share: their configuration, cases and checks. The server starter,
+//! the seeded generator and Korf's instances are those of the workspace's one test-support
+//! crate, named here so the tests take everything from one place.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 
 use solver_core::tiles::bfs;
-use solver_core::{Board, Board3, Board4, Move, format_moves};
-use solver_proto::v2::solver_service_client::SolverServiceClient;
-use solver_server::pb::solver_client::SolverClient;
+use solver_core::{Board, Board3, Board4, format_moves};
+use solver_server::Config;
 use solver_server::pb::{self, sliding_reply};
-use solver_server::{Config, ServeError};
-use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
-use tonic::transport::Channel;
-
-/// A server running in this process on 127.0.0.1, with its metrics endpoint.
-pub(crate) struct TestServer {
-    pub(crate) addr: SocketAddr,
-    pub(crate) metrics: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<Result<(), ServeError>>,
-}
+pub(crate) use solver_test_support::korf::korf;
+pub(crate) use solver_test_support::rng::{Lcg, walk};
+pub(crate) use solver_test_support::server::TestServer;
 
 /// The test configuration: no warm-up (tests that need tables get them on first use), and the
 /// tests' own data directory, never the user's cache, where the 7-8 set is never built (minutes
@@ -41,116 +30,6 @@ pub(crate) fn test_data_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("data")
 }
 
-/// A free local port for the metrics endpoint (bound and released; good enough for tests).
-fn free_port() -> SocketAddr {
-    let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    probe.local_addr().unwrap()
-}
-
-impl TestServer {
-    pub(crate) async fn start(mut config: Config) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let metrics = free_port();
-        config.metrics_listen = Some(metrics);
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(solver_server::serve(listener, config, async {
-            let _ = stopped.await;
-        }));
-        Self {
-            addr,
-            metrics,
-            stop: Some(stop),
-            task,
-        }
-    }
-
-    pub(crate) async fn channel(&self) -> Channel {
-        Channel::from_shared(format!("http://{}", self.addr))
-            .unwrap()
-            .connect()
-            .await
-            .unwrap()
-    }
-
-    pub(crate) async fn client(&self) -> SolverClient<Channel> {
-        SolverClient::new(self.channel().await)
-    }
-
-    /// A client of `solver.v2.SolverService`.
-    pub(crate) async fn client_v2(&self) -> SolverServiceClient<Channel> {
-        SolverServiceClient::new(self.channel().await)
-    }
-
-    /// Begins shutdown (like SIGTERM) without waiting.
-    pub(crate) fn begin_shutdown(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-    }
-
-    /// Shuts down and waits for `serve` to return.
-    pub(crate) async fn stop(mut self) -> Result<(), ServeError> {
-        self.begin_shutdown();
-        self.task.await.unwrap()
-    }
-
-    /// The whole `/metrics` text.
-    pub(crate) async fn scrape(&self) -> String {
-        let mut stream = TcpStream::connect(self.metrics).await.unwrap();
-        stream
-            .write_all(b"GET /metrics HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
-            .await
-            .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).await.unwrap();
-        assert!(response.starts_with("HTTP/1.1 200"), "{response}");
-        response
-    }
-
-    /// The value of the series named exactly `series` (name and labels), 0 if absent.
-    pub(crate) async fn metric(&self, series: &str) -> f64 {
-        let text = self.scrape().await;
-        text.lines()
-            .find_map(|line| {
-                line.strip_prefix(series)
-                    .and_then(|rest| rest.strip_prefix(' '))
-            })
-            .map_or(0.0, |value| value.trim().parse().unwrap())
-    }
-}
-
-/// A tiny deterministic generator for test cases.
-pub(crate) struct Lcg(u64);
-
-impl Lcg {
-    pub(crate) fn new(seed: u64) -> Self {
-        Self(seed)
-    }
-
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        usize::try_from((self.0 >> 33) % n as u64).unwrap()
-    }
-}
-
-/// The board `steps` random legal moves away from `from`.
-pub(crate) fn walk<const W: usize>(from: Board<W>, steps: usize, rng: &mut Lcg) -> Board<W> {
-    let mut board = from;
-    for _ in 0..steps {
-        loop {
-            if let Some(next) = board.apply(Move::ALL[rng.below(4)]) {
-                board = next;
-                break;
-            }
-        }
-    }
-    board
-}
-
 pub(crate) fn cells<const W: usize>(board: &Board<W>) -> Vec<u32> {
     board.cells().iter().map(|&c| u32::from(c)).collect()
 }
@@ -162,24 +41,6 @@ pub(crate) fn sliding(id: u64, start: &[u32], target: &[u32]) -> pb::SlidingRequ
         target: target.to_vec(),
         node_budget: 0,
     }
-}
-
-/// Korf's instance `id` (1-based) from the fixture, and its optimal length.
-pub(crate) fn korf(id: usize) -> (Board4, usize) {
-    let line = include_str!("fixtures/korf100.txt")
-        .lines()
-        .filter(|line| !line.starts_with('#'))
-        .nth(id - 1)
-        .unwrap();
-    let numbers: Vec<u64> = line
-        .split_whitespace()
-        .map(|t| t.parse().unwrap())
-        .collect();
-    assert_eq!(numbers[0], id as u64);
-    (
-        Board4::from_cells(&numbers[2..]).unwrap(),
-        usize::try_from(numbers[1]).unwrap(),
-    )
 }
 
 /// The moves of a solved reply, checked: they replay from `start` to `target`.
