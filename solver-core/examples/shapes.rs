@@ -49,7 +49,7 @@ fn main() {
                 budget = args
                     .next()
                     .and_then(|n| n.parse().ok())
-                    .expect("--budget N")
+                    .expect("--budget N");
             }
             shape => {
                 let (r, c) = shape.split_once('x').expect("shapes as ROWSxCOLS");
