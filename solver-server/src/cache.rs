@@ -45,6 +45,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError};
 
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
+use solver_core::tiles::grid_board::GridBoard;
 use solver_core::{Board4, Move};
 
 use crate::config::Kind;
@@ -55,19 +56,38 @@ use crate::metrics::Metrics;
 const CHUNK: usize = 1024;
 
 /// What a cached answer is about: only kinds whose answers cost a search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum CacheKey {
     /// A 4×4 start and target.
     Fifteen(Board4, Board4),
     /// A Solitaire start, end and move limit.
     Solitaire(Position, Position, u32),
+    /// A start and target of another sliding shape (optimal answers only): rows, columns, the
+    /// start's cells and the target's, in one allocation so the key stays as small as the
+    /// others (see [`CacheKey::sliding`]).
+    Sliding(Box<[u8]>),
 }
 
 impl CacheKey {
+    /// The key of a start and target of another shape.
+    pub(crate) fn sliding(start: &GridBoard, target: &GridBoard) -> Self {
+        let grid = start.grid();
+        let shape = [grid.rows() as u8, grid.cols() as u8];
+        CacheKey::Sliding(
+            shape
+                .iter()
+                .chain(start.cells())
+                .chain(target.cells())
+                .copied()
+                .collect(),
+        )
+    }
+
     fn kind(&self) -> Kind {
         match self {
             CacheKey::Fifteen(..) => Kind::Fifteen,
             CacheKey::Solitaire(..) => Kind::Solitaire,
+            CacheKey::Sliding(..) => Kind::Sliding,
         }
     }
 }
@@ -198,11 +218,11 @@ impl Cache {
         self.slot(index).referenced.store(false, Ordering::Relaxed);
         match self.map.entry(key) {
             Entry::Vacant(vacant) => {
+                *owner = Some(vacant.key().clone());
                 vacant.insert(Stored {
                     answer,
                     slot: index,
                 });
-                *owner = Some(key);
                 self.entries.fetch_add(1, Ordering::AcqRel);
             }
             // Another insert of the same key won the race: the slot stays free, and the hand
@@ -322,7 +342,7 @@ mod tests {
     fn assert_consistent(cache: &Cache) {
         let mut occupied = 0;
         for index in 0..cache.fresh.load(Ordering::Relaxed).min(cache.capacity) {
-            if let Some(key) = *lock(&cache.slot(index).key) {
+            if let Some(key) = lock(&cache.slot(index).key).clone() {
                 occupied += 1;
                 let entry = cache.map.get(&key).expect("a slot's key has an entry");
                 assert_eq!(entry.slot, index);
@@ -338,12 +358,12 @@ mod tests {
         let cache = cache(10);
         let key = key(7);
         assert_eq!(cache.get(&key), None);
-        cache.insert(key, Answer::Moves(Arc::from("")));
+        cache.insert(key.clone(), Answer::Moves(Arc::from("")));
         assert_eq!(cache.get(&key), Some(Answer::Moves(Arc::from(""))));
         let sq = |r, c| Square::new(r, c).unwrap();
         let position = Position::new(&[sq(4, 4), sq(4, 5), sq(5, 4), sq(6, 5)]).unwrap();
         let solitaire = CacheKey::Solitaire(position, position, 6);
-        cache.insert(solitaire, Answer::Unreachable);
+        cache.insert(solitaire.clone(), Answer::Unreachable);
         assert_eq!(cache.get(&solitaire), Some(Answer::Unreachable));
         let text = cache.metrics.render();
         assert!(
@@ -420,7 +440,7 @@ mod tests {
                         for n in 0..5000 {
                             let key = key((n * (t + 1)) % 300);
                             if cache.get(&key).is_none() {
-                                cache.insert(key, Answer::Unreachable);
+                                cache.insert(key.clone(), Answer::Unreachable);
                             }
                             assert!(cache.slots() <= capacity);
                         }
@@ -436,7 +456,7 @@ mod tests {
     fn disabled_cache_stores_nothing() {
         let cache = cache(0);
         let key = key(1);
-        cache.insert(key, Answer::Unreachable);
+        cache.insert(key.clone(), Answer::Unreachable);
         assert_eq!(cache.get(&key), None);
         assert_eq!(cache.len(), 0);
     }
@@ -446,7 +466,7 @@ mod tests {
     fn a_hot_entry_survives_a_flood_of_inserts() {
         let cache = cache(64);
         let hot = key(0);
-        cache.insert(hot, Answer::Moves(Arc::from("hot")));
+        cache.insert(hot.clone(), Answer::Moves(Arc::from("hot")));
         for n in 1..=10_000 {
             cache.insert(key(n), Answer::Unreachable);
             assert!(cache.get(&hot).is_some(), "evicted after {n} inserts");
@@ -536,7 +556,7 @@ mod tests {
             for threads in [1, 2] {
                 let cache = cache(capacity);
                 for key in keys.iter().take(capacity) {
-                    cache.insert(*key, Answer::Unreachable);
+                    cache.insert(key.clone(), Answer::Unreachable);
                 }
                 println!("{threads} thread(s), {capacity} entries, keys from {key_count}:");
                 for window in 0..WINDOWS {
@@ -555,11 +575,11 @@ mod tests {
                                         state ^= state << 13;
                                         state ^= state >> 7;
                                         state ^= state << 17;
-                                        let key = keys[(state % key_count) as usize];
+                                        let key = keys[(state % key_count) as usize].clone();
                                         if cache.get(&key).is_some() {
                                             hits += 1;
                                         } else {
-                                            cache.insert(key, Answer::Unreachable);
+                                            cache.insert(key.clone(), Answer::Unreachable);
                                         }
                                     }
                                     (hits, thread_cpu_ns() - cpu)

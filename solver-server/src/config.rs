@@ -19,11 +19,13 @@ pub enum Kind {
     Fifteen,
     /// Four-piece Solitaire on 8×8, `SolveSolitaire`.
     Solitaire,
+    /// Sliding boards of every other shape, 2×2 to 8×8 (`solver.v2` only; nothing to warm up).
+    Sliding,
 }
 
 impl Kind {
     /// Every kind, in RPC order.
-    pub const ALL: [Kind; 3] = [Kind::Eight, Kind::Fifteen, Kind::Solitaire];
+    pub const ALL: [Kind; 4] = [Kind::Eight, Kind::Fifteen, Kind::Solitaire, Kind::Sliding];
 
     /// The lowercase name used in flags, logs and metric labels.
     #[must_use]
@@ -32,6 +34,7 @@ impl Kind {
             Kind::Eight => "eight",
             Kind::Fifteen => "fifteen",
             Kind::Solitaire => "solitaire",
+            Kind::Sliding => "sliding",
         }
     }
 }

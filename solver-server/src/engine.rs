@@ -18,7 +18,7 @@ pub(crate) fn warm_up(kind: Kind, pace: &dyn Pace) {
     match kind {
         Kind::Eight => eight::warm_up(),
         Kind::Fifteen => fifteen::warm_up(pace),
-        Kind::Solitaire => {}
+        Kind::Solitaire | Kind::Sliding => {}
     }
 }
 

@@ -188,7 +188,7 @@ impl Drop for RpcCall {
 #[derive(Debug)]
 pub(crate) struct Metrics {
     registry: Registry,
-    kinds: [KindMetrics; 3],
+    kinds: [KindMetrics; Kind::ALL.len()],
     rpcs: [RpcMetrics; 3],
     /// Entries in the cache of solved states.
     pub(crate) cache_entries: Gauge,

@@ -5,5 +5,6 @@ mod common;
 mod compression;
 mod fairness;
 mod lifecycle;
+mod shapes;
 mod streams;
 mod v2;

@@ -207,22 +207,22 @@ async fn a_bad_field_is_invalid_argument_naming_it() {
     if let Some(solve_request::Puzzle::Sliding(puzzle)) = &mut short.puzzle {
         puzzle.start.pop();
     }
-    let mut five = sliding("b", &goal, None);
-    if let Some(solve_request::Puzzle::Sliding(puzzle)) = &mut five.puzzle {
-        puzzle.rows = 5;
+    let mut nine = sliding("b", &goal, None);
+    if let Some(solve_request::Puzzle::Sliding(puzzle)) = &mut nine.puzzle {
+        puzzle.rows = 9;
     }
     let mut bad_target = sliding("c", &goal, None);
     if let Some(solve_request::Puzzle::Sliding(puzzle)) = &mut bad_target.puzzle {
         puzzle.target = vec![9; 9];
     }
     let ratio = SolveRequest {
-        quality: Some(Quality { max_ratio: 1.5 }),
+        quality: Some(Quality { max_ratio: 0.5 }),
         ..sliding("d", &goal, None)
     };
     let four = [(1, 1), (1, 2), (1, 3), (1, 4)];
     let cases = [
         (short, "sliding.start"),
-        (five, "sliding.rows"),
+        (nine, "sliding.rows"),
         (bad_target, "sliding.target"),
         (ratio, "quality.max_ratio"),
         (SolveRequest::default(), "puzzle"),

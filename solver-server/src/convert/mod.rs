@@ -10,6 +10,7 @@ pub(crate) mod v1;
 pub(crate) mod v2;
 
 use solver_core::Board;
+use solver_core::tiles::grid_board::GridBoard;
 
 use crate::engine::{Position, Square};
 use crate::errors::Failure;
@@ -23,6 +24,28 @@ pub(crate) struct SlidingCase<const W: usize> {
     pub(crate) target: Board<W>,
     /// The request's node budget (0 = the server's default).
     pub(crate) node_budget: u64,
+}
+
+/// How good a sliding answer must be.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Quality {
+    /// Optimal (and the lexicographically smallest of the optimal answers).
+    Optimal,
+    /// At most this many times the optimal length (more than 1), proven.
+    Within(f64),
+}
+
+/// A validated case on a board of another shape than 3×3 and 4×4.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct GridCase {
+    /// The start board.
+    pub(crate) start: GridBoard,
+    /// The target board (the standard goal when the request left it empty).
+    pub(crate) target: GridBoard,
+    /// The request's node budget (0 = the server's default).
+    pub(crate) node_budget: u64,
+    /// How good the answer must be.
+    pub(crate) quality: Quality,
 }
 
 /// Validates a `W × W` start and target (an empty target is the standard goal). Whether the

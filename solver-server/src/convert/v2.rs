@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use solver_core::tiles::grid::Grid;
+use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::hint::Hint;
 use solver_core::tiles::verify::Verdict;
 use solver_core::{Board, Board3, Board4, Move, parse_moves};
@@ -10,11 +12,12 @@ use solver_proto::v2 as pb;
 use solver_proto::v2::{solution, solve_request, solve_response};
 
 use crate::config::Kind;
-use crate::convert::{SlidingCase, SolitaireCase};
+use crate::convert::{GridCase, Quality, SlidingCase, SolitaireCase};
 use crate::engine::{self, Square, Step};
 use crate::errors::Failure;
 use crate::service::Shared;
 use crate::service::any::{AnyAnswer, AnyCase};
+use crate::service::grid::GridAnswer;
 use crate::service::puzzle::{SlidingAnswer, SolitaireAnswer, Stats};
 
 /// A validated start and target of a served size.
@@ -41,11 +44,70 @@ pub(crate) fn size(rows: u32, cols: u32) -> Result<usize, Failure> {
             Err(Failure::invalid(
                 field,
                 format!(
-                    "{rows}x{cols} boards are not served: rows and cols must be 3 and 3, or 4 \
-                     and 4"
+                    "{rows}x{cols} boards are not served by this call yet: rows and cols must be \
+                     3 and 3, or 4 and 4 (Solve takes every shape from 2x2 to 8x8)"
                 ),
             ))
         }
+    }
+}
+
+/// The shape of a `Solve` board: one of the two with fast tables, or any other of 2×2 to 8×8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// 3×3: the 8-puzzle's table.
+    Eight,
+    /// 4×4: the 15-puzzle's pattern databases.
+    Fifteen,
+    /// Any other shape: the size-generic searches.
+    Other(Grid),
+}
+
+/// Reads `rows` and `cols` for `Solve`; the error names the one out of range.
+pub(crate) fn shape(rows: u32, cols: u32) -> Result<Shape, Failure> {
+    match (rows, cols) {
+        (3, 3) => Ok(Shape::Eight),
+        (4, 4) => Ok(Shape::Fifteen),
+        _ => Grid::new(rows as usize, cols as usize)
+            .map(Shape::Other)
+            .map_err(|err| {
+                let fits = |n: u32| (Grid::MIN..=Grid::MAX).contains(&(n as usize));
+                Failure::invalid(if fits(rows) { "cols" } else { "rows" }, err.to_string())
+            }),
+    }
+}
+
+/// Validates a start and target of another shape (empty target = the standard goal).
+fn grid_boards(
+    grid: Grid,
+    start: &[u32],
+    target: &[u32],
+) -> Result<(GridBoard, GridBoard), Failure> {
+    let start =
+        GridBoard::new(grid, start).map_err(|e| Failure::invalid("start", e.to_string()))?;
+    let target = if target.is_empty() {
+        GridBoard::goal(grid)
+    } else {
+        GridBoard::new(grid, target).map_err(|e| Failure::invalid("target", e.to_string()))?
+    };
+    Ok((start, target))
+}
+
+/// Reads a request's `quality`: absent, 0 and 1 ask for optimal; a finite ratio above 1 for an
+/// answer proven within it.
+fn quality(quality: Option<&pb::Quality>) -> Result<Quality, Failure> {
+    let ratio = quality.map_or(0.0, |q| q.max_ratio);
+    if ratio == 0.0 || ratio == 1.0 {
+        Ok(Quality::Optimal)
+    } else if ratio.is_finite() && ratio > 1.0 {
+        Ok(Quality::Within(ratio))
+    } else {
+        Err(Failure::invalid(
+            "quality.max_ratio",
+            format!(
+                "{ratio} is not a ratio: give 0 or 1 for optimal, or a number above 1 such as 1.2"
+            ),
+        ))
     }
 }
 
@@ -106,30 +168,20 @@ pub(crate) fn solve_case(
     shared: &Shared,
 ) -> (String, Kind, Result<AnyCase, Failure>) {
     let kind = match &request.puzzle {
-        Some(solve_request::Puzzle::Sliding(sliding))
-            if size(sliding.rows, sliding.cols) == Ok(4) =>
-        {
-            Kind::Fifteen
-        }
+        Some(solve_request::Puzzle::Sliding(sliding)) => match shape(sliding.rows, sliding.cols) {
+            Ok(Shape::Fifteen) => Kind::Fifteen,
+            Ok(Shape::Other(_)) => Kind::Sliding,
+            Ok(Shape::Eight) | Err(_) => Kind::Eight,
+        },
         Some(solve_request::Puzzle::Solitaire(_)) => Kind::Solitaire,
-        _ => Kind::Eight,
+        None => Kind::Eight,
     };
     let case = read_case(&request, shared);
     (request.id, kind, case)
 }
 
 fn read_case(request: &pb::SolveRequest, shared: &Shared) -> Result<AnyCase, Failure> {
-    if let Some(quality) = &request.quality {
-        let ratio = quality.max_ratio;
-        if ratio != 0.0 && ratio != 1.0 {
-            return Err(Failure::invalid(
-                "quality.max_ratio",
-                format!(
-                    "{ratio} is not served: only optimal answers are, so max_ratio must be 0 or 1"
-                ),
-            ));
-        }
-    }
+    let quality = quality(request.quality.as_ref())?;
     let node_budget = node_budget(request.limits.as_ref());
     match &request.puzzle {
         None => Err(Failure::invalid(
@@ -137,19 +189,35 @@ fn read_case(request: &pb::SolveRequest, shared: &Shared) -> Result<AnyCase, Fai
             "no puzzle is set: set exactly one of `sliding` and `solitaire`",
         )),
         Some(solve_request::Puzzle::Sliding(sliding)) => {
-            let boards = boards(sliding.rows, sliding.cols, &sliding.start, &sliding.target)
-                .map_err(|failure| failure.within("sliding"))?;
-            Ok(match boards {
-                Boards::Eight(start, target) => AnyCase::Eight(SlidingCase {
-                    start,
-                    target,
-                    node_budget,
-                }),
-                Boards::Fifteen(start, target) => AnyCase::Fifteen(SlidingCase {
-                    start,
-                    target,
-                    node_budget,
-                }),
+            let within = |failure: Failure| failure.within("sliding");
+            let (start, target) = (&sliding.start, &sliding.target);
+            // 3×3 and 4×4 answers are optimal whatever the quality asked: that meets any ratio.
+            Ok(match shape(sliding.rows, sliding.cols).map_err(within)? {
+                Shape::Eight => {
+                    let (start, target) = super::boards::<3>(start, target).map_err(within)?;
+                    AnyCase::Eight(SlidingCase {
+                        start,
+                        target,
+                        node_budget,
+                    })
+                }
+                Shape::Fifteen => {
+                    let (start, target) = super::boards::<4>(start, target).map_err(within)?;
+                    AnyCase::Fifteen(SlidingCase {
+                        start,
+                        target,
+                        node_budget,
+                    })
+                }
+                Shape::Other(grid) => {
+                    let (start, target) = grid_boards(grid, start, target).map_err(within)?;
+                    AnyCase::Sliding(GridCase {
+                        start,
+                        target,
+                        node_budget,
+                        quality,
+                    })
+                }
             })
         }
         Some(solve_request::Puzzle::Solitaire(solitaire)) => {
@@ -231,6 +299,29 @@ fn sliding_response(answer: SlidingAnswer, elapsed: Duration) -> pb::SolveRespon
     }
 }
 
+fn grid_response(answer: GridAnswer, elapsed: Duration) -> pb::SolveResponse {
+    match answer {
+        GridAnswer::Solved {
+            moves,
+            lower_bound,
+            cached,
+            stats: found,
+        } => pb::SolveResponse {
+            outcome: Some(solve_response::Outcome::Solution(pb::Solution {
+                kind: Some(solution::Kind::Sliding(pb::SlidingSolution {
+                    length: super::count(moves.len()),
+                    lower_bound,
+                    moves: moves.to_string(),
+                })),
+            })),
+            stats: Some(stats(found, elapsed)),
+            cached,
+            ..pb::SolveResponse::default()
+        },
+        GridAnswer::Unsolvable => sliding_response(SlidingAnswer::Unsolvable, elapsed),
+    }
+}
+
 fn solitaire_response(answer: SolitaireAnswer, elapsed: Duration) -> pb::SolveResponse {
     match answer {
         SolitaireAnswer::Solved {
@@ -272,6 +363,7 @@ pub(crate) fn solve_response(
             sliding_response(answer, elapsed)
         }
         Ok(AnyAnswer::Solitaire(answer)) => solitaire_response(answer, elapsed),
+        Ok(AnyAnswer::Sliding(answer)) => grid_response(answer, elapsed),
         Err(failure) => pb::SolveResponse {
             outcome: Some(solve_response::Outcome::Error(failure.rpc_status())),
             ..pb::SolveResponse::default()

@@ -1,11 +1,12 @@
 //! A case of any kind, for the RPCs that take every puzzle in one message (`solver.v2`'s
 //! `Solve` and `SolveStream`): each case is answered by its own kind's [`Puzzle`].
 
-use crate::convert::{SlidingCase, SolitaireCase};
+use crate::convert::{GridCase, SlidingCase, SolitaireCase};
 use crate::errors::Failure;
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
+use crate::service::grid::{GridAnswer, Sliding};
 use crate::service::puzzle::{CaseLimits, Lane, Prepared, Puzzle, SlidingAnswer, SolitaireAnswer};
 use crate::service::sliding::{Eight, Fifteen};
 use crate::service::solitaire::Solitaire;
@@ -23,6 +24,8 @@ pub(crate) enum AnyCase {
     Fifteen(SlidingCase<4>),
     /// A Solitaire position.
     Solitaire(SolitaireCase),
+    /// A board of another shape.
+    Sliding(GridCase),
 }
 
 /// The answer to a case of some kind.
@@ -34,6 +37,8 @@ pub(crate) enum AnyAnswer {
     Fifteen(SlidingAnswer),
     /// A Solitaire answer.
     Solitaire(SolitaireAnswer),
+    /// An answer on another shape.
+    Sliding(GridAnswer),
 }
 
 /// Work on a case of some kind.
@@ -45,6 +50,8 @@ pub(crate) enum AnyWork {
     Fifteen(<Fifteen as Puzzle>::Work),
     /// Solitaire.
     Solitaire(<Solitaire as Puzzle>::Work),
+    /// Other shapes.
+    Sliding(<Sliding as Puzzle>::Work),
 }
 
 /// Converts one kind's prepared case into the choice of kinds.
@@ -79,6 +86,7 @@ impl Puzzle for AnyPuzzle {
             AnyCase::Eight(case) => Eight::lane(case),
             AnyCase::Fifteen(case) => Fifteen::lane(case),
             AnyCase::Solitaire(case) => Solitaire::lane(case),
+            AnyCase::Sliding(case) => Sliding::lane(case),
         }
     }
 
@@ -99,6 +107,11 @@ impl Puzzle for AnyPuzzle {
                 AnyCase::Solitaire,
                 AnyAnswer::Solitaire,
             ),
+            AnyCase::Sliding(case) => lift(
+                Sliding::prepare(case, shared),
+                AnyCase::Sliding,
+                AnyAnswer::Sliding,
+            ),
         }
     }
 
@@ -107,6 +120,7 @@ impl Puzzle for AnyPuzzle {
             AnyCase::Eight(case) => AnyWork::Eight(Eight::begin(case)),
             AnyCase::Fifteen(case) => AnyWork::Fifteen(Fifteen::begin(case)),
             AnyCase::Solitaire(case) => AnyWork::Solitaire(Solitaire::begin(case)),
+            AnyCase::Sliding(case) => AnyWork::Sliding(Sliding::begin(case)),
         }
     }
 
@@ -126,6 +140,10 @@ impl Puzzle for AnyPuzzle {
                 Solitaire::step(work, limits, shared, slice),
                 AnyAnswer::Solitaire,
             ),
+            AnyWork::Sliding(work) => map(
+                Sliding::step(work, limits, shared, slice),
+                AnyAnswer::Sliding,
+            ),
         }
     }
 
@@ -134,13 +152,14 @@ impl Puzzle for AnyPuzzle {
             AnyAnswer::Eight(answer) => Eight::outcome(answer),
             AnyAnswer::Fifteen(answer) => Fifteen::outcome(answer),
             AnyAnswer::Solitaire(answer) => Solitaire::outcome(answer),
+            AnyAnswer::Sliding(answer) => Sliding::outcome(answer),
         }
     }
 
     fn searched_with(answer: &AnyAnswer) -> Option<&'static str> {
         match answer {
             AnyAnswer::Fifteen(answer) => Fifteen::searched_with(answer),
-            AnyAnswer::Eight(_) | AnyAnswer::Solitaire(_) => None,
+            AnyAnswer::Eight(_) | AnyAnswer::Solitaire(_) | AnyAnswer::Sliding(_) => None,
         }
     }
 }

@@ -1,13 +1,14 @@
 //! The gRPC services: `solver.v1.Solver` ([`v1`]) and `solver.v2.SolverService` ([`v2`]).
 //!
 //! Both stand on the same machinery. A puzzle kind's [`Puzzle`](puzzle::Puzzle) answers validated
-//! cases with domain answers ([`sliding`], [`solitaire`], and [`any`] for a choice of kinds);
+//! cases with domain answers ([`sliding`], [`grid`] for other shapes, [`solitaire`], and [`any`] for a choice of kinds);
 //! [`stream`] drives any bidirectional RPC through its [`Edge`](stream::Edge) (its wire side);
 //! [`unary`] admits and runs a unary call; [`searches`] runs the several searches of one call.
 //! All CPU work runs in slices on the scheduler. Wire messages are read and written only in
 //! [`convert`](crate::convert).
 
 pub(crate) mod any;
+pub(crate) mod grid;
 pub(crate) mod puzzle;
 mod searches;
 mod sliding;

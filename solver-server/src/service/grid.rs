@@ -1,0 +1,141 @@
+//! Sliding boards of every shape but 3×3 and 4×4 (2×2 to 8×8): optimal answers by the
+//! size-generic IDA* (one scheduler job per case, preempted every slice like the 15-puzzle's),
+//! or, when the request allows a ratio above 1, an answer with a proven lower bound.
+
+use std::sync::Arc;
+
+use solver_core::format_moves;
+use solver_core::tiles::bounded::{self, Method};
+use solver_core::tiles::grid_ida::{GridSearch, Slice as Found};
+
+use crate::cache::{Answer, CacheKey};
+use crate::convert::{GridCase, Quality};
+use crate::errors::Failure;
+use crate::metrics::Outcome;
+use crate::scheduler::{Progress, Slice};
+use crate::service::Shared;
+use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Prepared, Puzzle, Stats};
+
+/// Cases on boards of the other shapes.
+#[derive(Debug)]
+pub(crate) struct Sliding;
+
+/// The answer to a case on another shape.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum GridAnswer {
+    /// Moves that reach the target.
+    Solved {
+        /// The move letters: optimal and lexicographically smallest when `lower_bound` equals
+        /// their length.
+        moves: Arc<str>,
+        /// A proven lower bound on the optimal length.
+        lower_bound: u32,
+        /// Taken from the cache.
+        cached: bool,
+        /// The work it cost.
+        stats: Stats,
+    },
+    /// The start cannot reach the target (parity); nothing was searched.
+    Unsolvable,
+}
+
+/// A case and, once an optimal search started, the search with its stop check.
+#[derive(Debug)]
+pub(crate) struct GridWork {
+    case: GridCase,
+    search: Option<(GridSearch, CaseStop)>,
+}
+
+/// The name searches report for the size-generic heuristic.
+const OPTIMAL_METHOD: &str = "ida-manhattan-lc";
+
+impl Puzzle for Sliding {
+    type Case = GridCase;
+    type Answer = GridAnswer;
+    type Work = GridWork;
+
+    fn lane(_case: &GridCase) -> Lane {
+        Lane::Search
+    }
+
+    /// Parity, and the cache for optimal answers.
+    fn prepare(case: GridCase, shared: &Shared) -> Prepared<Self> {
+        if !case.start.can_reach(&case.target) {
+            return Prepared::Answered(GridAnswer::Unsolvable);
+        }
+        let key = CacheKey::sliding(&case.start, &case.target);
+        match shared.cache.get(&key) {
+            Some(Answer::Moves(moves)) => Prepared::Answered(GridAnswer::Solved {
+                lower_bound: u32::try_from(moves.len()).unwrap_or(u32::MAX),
+                moves,
+                cached: true,
+                stats: Stats::no_search("cache"),
+            }),
+            _ => Prepared::Search(case),
+        }
+    }
+
+    fn begin(case: GridCase) -> GridWork {
+        GridWork { case, search: None }
+    }
+
+    fn step(
+        work: &mut GridWork,
+        limits: &CaseLimits,
+        shared: &Shared,
+        slice: &Slice<'_>,
+    ) -> Progress<Result<GridAnswer, Failure>> {
+        let case = &work.case;
+        if let Quality::Within(ratio) = case.quality {
+            // Weighted attempts within a node limit, then the constructive method: bounded
+            // work, run in one go.
+            let stop = limits.stop(case.node_budget);
+            return Progress::Done(
+                match bounded::solve(&case.start, &case.target, ratio, &stop.stop) {
+                    Ok(found) => Ok(GridAnswer::Solved {
+                        moves: Arc::from(format_moves(&found.moves)),
+                        lower_bound: found.lower_bound,
+                        cached: false,
+                        stats: Stats::searched(
+                            found.stats,
+                            match found.method {
+                                Method::Weighted(_) => "weighted-a-star",
+                                Method::Constructive => "constructive",
+                            },
+                        ),
+                    }),
+                    Err(stopped) => Err(limits.failure(&stop, stopped, 0)),
+                },
+            );
+        }
+        let (search, stop) = work.search.get_or_insert_with(|| {
+            let search = GridSearch::new(&case.start, &case.target)
+                .expect("prepare answered the unreachable targets");
+            (search, limits.stop(case.node_budget))
+        });
+        Progress::Done(match search.run(&stop.stop, Some(slice.end)) {
+            Ok(Found::Suspended) => return Progress::Pending,
+            Ok(Found::Found(moves)) => {
+                let letters: Arc<str> = Arc::from(format_moves(&moves));
+                let key = CacheKey::sliding(&case.start, &case.target);
+                shared
+                    .cache
+                    .insert(key, Answer::Moves(Arc::clone(&letters)));
+                Ok(GridAnswer::Solved {
+                    lower_bound: search.bound(),
+                    moves: letters,
+                    cached: false,
+                    stats: Stats::searched(search.stats(), OPTIMAL_METHOD),
+                })
+            }
+            Err(stopped) => Err(limits.failure(stop, stopped, 0)),
+        })
+    }
+
+    fn outcome(answer: &GridAnswer) -> Outcome {
+        match answer {
+            GridAnswer::Solved { .. } => Outcome::Solved,
+            GridAnswer::Unsolvable => Outcome::Unsolvable,
+        }
+    }
+}

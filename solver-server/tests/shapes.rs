@@ -1,0 +1,232 @@
+//! `Solve` on boards of every shape from 2×2 to 8×8 through a real server: optimal answers
+//! checked against breadth-first search, bounded answers against Korf & Felner's published
+//! optima, and the errors that name a bad shape or quality.
+
+use solver_core::tiles::bfs;
+use solver_core::tiles::grid::Grid;
+use solver_core::tiles::grid_board::GridBoard;
+use solver_core::{Move, format_moves, parse_moves};
+use solver_proto::tonic_types::StatusExt as _;
+use solver_proto::v2::{
+    self as pb, Limits, Quality, SlidingPuzzle, SolveRequest, solution, solve_request,
+    solve_response,
+};
+use tonic::Code;
+
+use crate::common::{Lcg, TestServer, config};
+
+fn request(id: &str, start: &GridBoard, target: Option<&GridBoard>) -> SolveRequest {
+    let cells = |b: &GridBoard| b.cells().iter().map(|&c| u32::from(c)).collect();
+    SolveRequest {
+        id: id.to_owned(),
+        puzzle: Some(solve_request::Puzzle::Sliding(SlidingPuzzle {
+            rows: start.grid().rows() as u32,
+            cols: start.grid().cols() as u32,
+            start: cells(start),
+            target: target.map(cells).unwrap_or_default(),
+        })),
+        ..SolveRequest::default()
+    }
+}
+
+/// The solution's moves and lower bound, checked to replay from `start` to `target`.
+fn solved(response: &pb::SolveResponse, start: &GridBoard, target: &GridBoard) -> (String, u32) {
+    let Some(solve_response::Outcome::Solution(pb::Solution {
+        kind: Some(solution::Kind::Sliding(found)),
+    })) = &response.outcome
+    else {
+        panic!("not a sliding solution: {response:?}");
+    };
+    let moves = parse_moves(&found.moves).expect("move letters");
+    assert_eq!(start.replay(&moves).as_ref(), Ok(target), "{response:?}");
+    assert_eq!(found.length as usize, moves.len());
+    assert!(found.lower_bound <= found.length);
+    (found.moves.clone(), found.lower_bound)
+}
+
+fn shuffled(grid: Grid, rng: &mut Lcg) -> GridBoard {
+    let mut cells: Vec<u8> = (0..grid.cells() as u8).collect();
+    for i in (1..cells.len()).rev() {
+        cells.swap(i, rng.below(i + 1));
+    }
+    GridBoard::new(grid, &cells).unwrap()
+}
+
+#[tokio::test]
+async fn small_shapes_are_optimal_and_lexicographically_smallest() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client_v2().await;
+    let mut rng = Lcg::new(13);
+    for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2)] {
+        let grid = Grid::new(rows, cols).unwrap();
+        for case in 0..12 {
+            let start = shuffled(grid, &mut rng);
+            let target = shuffled(grid, &mut rng);
+            let goal = case % 3 == 0;
+            let target = if goal { GridBoard::goal(grid) } else { target };
+            let response = client
+                .solve(request("s", &start, (!goal).then_some(&target)))
+                .await
+                .unwrap()
+                .into_inner();
+            let dist = bfs::distances(target.clone(), u32::MAX);
+            match bfs::smallest_path(start.clone(), &dist) {
+                Some(expected) => {
+                    let (moves, bound) = solved(&response, &start, &target);
+                    assert_eq!(moves, format_moves(&expected), "{rows}x{cols} {start:?}");
+                    assert_eq!(bound as usize, expected.len());
+                }
+                None => assert!(
+                    matches!(
+                        response.outcome,
+                        Some(solve_response::Outcome::Unsolvable(_))
+                    ),
+                    "{response:?}"
+                ),
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn larger_shapes_near_their_target_match_breadth_first_search() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client_v2().await;
+    let mut rng = Lcg::new(29);
+    for (rows, cols) in [
+        (3, 4),
+        (2, 5),
+        (5, 3),
+        (2, 7),
+        (4, 5),
+        (5, 5),
+        (6, 6),
+        (8, 8),
+    ] {
+        let grid = Grid::new(rows, cols).unwrap();
+        let target = shuffled(grid, &mut rng);
+        let mut start = target.clone();
+        for _ in 0..14 {
+            start = start.apply(Move::ALL[rng.below(4)]).unwrap_or(start);
+        }
+        let response = client
+            .solve(request("w", &start, Some(&target)))
+            .await
+            .unwrap()
+            .into_inner();
+        let dist = bfs::distances(target.clone(), 14);
+        let expected = bfs::smallest_path(start.clone(), &dist).unwrap();
+        let (moves, _) = solved(&response, &start, &target);
+        assert_eq!(moves, format_moves(&expected), "{rows}x{cols}");
+        assert!(!response.cached);
+        // Asked again: the same answer, from the cache.
+        let again = client
+            .solve(request("w", &start, Some(&target)))
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(again.cached, "{again:?}");
+        assert_eq!(solved(&again, &start, &target).0, moves);
+    }
+}
+
+#[tokio::test]
+async fn a_ratio_gets_a_proven_bound_within_the_published_optimum() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client_v2().await;
+    let grid = Grid::new(5, 5).unwrap();
+    let goal = GridBoard::goal(grid);
+    // Korf & Felner's instance 1 (optimal length 95).
+    let start = GridBoard::new(
+        grid,
+        &[
+            12u8, 3, 9, 22, 1, 18, 24, 4, 14, 19, 21, 5, 15, 0, 10, 8, 13, 6, 2, 17, 7, 23, 16, 20,
+            11,
+        ],
+    )
+    .unwrap();
+    let response = client
+        .solve(SolveRequest {
+            quality: Some(Quality { max_ratio: 2.0 }),
+            ..request("k1", &start, None)
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let (moves, bound) = solved(&response, &start, &goal);
+    assert!(
+        moves.len() >= 95 && bound <= 95,
+        "{} moves, bound {bound}",
+        moves.len()
+    );
+
+    // An 8x8 board far from its goal still gets an answer with a bound.
+    let grid = Grid::new(8, 8).unwrap();
+    let mut rng = Lcg::new(5);
+    let start = loop {
+        let board = shuffled(grid, &mut rng);
+        if board.can_reach(&GridBoard::goal(grid)) {
+            break board;
+        }
+    };
+    let response = client
+        .solve(SolveRequest {
+            quality: Some(Quality { max_ratio: 1.5 }),
+            ..request("big", &start, None)
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    solved(&response, &start, &GridBoard::goal(grid));
+}
+
+#[tokio::test]
+async fn bad_shapes_qualities_and_budgets_are_named() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client_v2().await;
+    let grid = Grid::new(2, 3).unwrap();
+    let goal = GridBoard::goal(grid);
+    let shaped = |rows: u32, cols: u32| {
+        let mut r = request("x", &goal, None);
+        if let Some(solve_request::Puzzle::Sliding(p)) = &mut r.puzzle {
+            (p.rows, p.cols) = (rows, cols);
+        }
+        r
+    };
+    let ratio = |max_ratio: f64| SolveRequest {
+        quality: Some(Quality { max_ratio }),
+        ..request("q", &goal, None)
+    };
+    for (request, field) in [
+        (shaped(1, 6), "sliding.rows"),
+        (shaped(2, 9), "sliding.cols"),
+        (shaped(3, 3), "sliding.start"),
+        (ratio(0.5), "quality.max_ratio"),
+        (ratio(f64::NAN), "quality.max_ratio"),
+    ] {
+        let status = client.solve(request).await.unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+        let bad = status.get_details_bad_request().expect("BadRequest");
+        assert_eq!(bad.field_violations[0].field, field, "{status:?}");
+    }
+    // A hard 5x5 board asked for optimal under a small node budget: RESOURCE_EXHAUSTED.
+    let grid = Grid::new(5, 5).unwrap();
+    let start = shuffled(grid, &mut Lcg::new(3));
+    let target = if start.can_reach(&GridBoard::goal(grid)) {
+        GridBoard::goal(grid)
+    } else {
+        let mut cells = grid.goal();
+        cells.swap(0, 1);
+        GridBoard::new(grid, &cells).unwrap()
+    };
+    let status = client
+        .solve(SolveRequest {
+            limits: Some(Limits {
+                node_budget: 100_000,
+            }),
+            ..request("budget", &start, Some(&target))
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+}
