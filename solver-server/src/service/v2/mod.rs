@@ -48,7 +48,7 @@ impl pb::solver_service_server::SolverService for SolverServiceV2 {
         &self,
         request: Request<pb::SolveRequest>,
     ) -> Result<Response<pb::SolveResponse>, Status> {
-        solve::unary(&self.shared, request).await
+        respond(solve::unary(&self.shared, request).await)
     }
 
     async fn solve_stream(
@@ -97,6 +97,12 @@ async fn counted<T>(
     let call = shared.metrics.rpc(rpc).begin();
     let result = response.await;
     call.finish(result.as_ref().map(|_| ()).map_err(Failure::code));
+    respond(result)
+}
+
+/// A unary call's response, or its failure as the call's status with its details: the one
+/// place the v2 RPCs turn a [`Failure`] into a [`Status`].
+fn respond<T>(result: Result<T, Failure>) -> Result<Response<T>, Status> {
     result
         .map(Response::new)
         .map_err(|failure| failure.status())

@@ -83,13 +83,13 @@ impl Drop for InFlight {
     }
 }
 
-/// `Solve`: the case is answered as a stream would answer it; a failure ends the call with its
-/// status (and details) instead of an in-band error.
+/// `Solve`: the case is answered as a stream would answer it; a failure ends the call (with its
+/// status and details) instead of an in-band error.
 pub(super) async fn unary(
     shared: &Arc<Shared>,
     request: Request<pb::SolveRequest>,
-) -> Result<Response<pb::SolveResponse>, Status> {
-    let call = Call::begin(shared, request.metadata()).map_err(|f| f.status())?;
+) -> Result<pb::SolveResponse, Failure> {
+    let call = Call::begin(shared, request.metadata())?;
     let (id, kind, case) = convert::solve_case(request.into_inner(), shared);
     let counted = InFlight::new(shared.metrics.kind(kind), call.received);
     let result = match case {
@@ -111,12 +111,5 @@ pub(super) async fn unary(
     {
         shared.metrics.fifteen_searched(method);
     }
-    match result {
-        Ok(answer) => Ok(Response::new(convert::solve_response(
-            id,
-            Ok(answer),
-            call.received.elapsed(),
-        ))),
-        Err(failure) => Err(failure.status()),
-    }
+    result.map(|answer| convert::solve_response(id, Ok(answer), call.received.elapsed()))
 }
