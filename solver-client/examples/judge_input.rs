@@ -11,11 +11,11 @@
 use std::fmt::Write as _;
 use std::io::Write as _;
 
-/// The tests' seeded generator: the same seed writes the same file.
+/// The tests' seeded draws: the same seed writes the same file.
 #[path = "../tests/random.rs"]
 mod random;
 
-use random::Rng;
+use random::{Draws as _, Lcg};
 
 fn inversions(cells: &[usize]) -> usize {
     let tiles: Vec<usize> = cells.iter().copied().filter(|&t| t != 0).collect();
@@ -43,7 +43,7 @@ fn main() {
     let problem = args.next().expect(usage);
     let cases: usize = args.next().and_then(|n| n.parse().ok()).expect(usage);
     let seed: u64 = args.next().and_then(|n| n.parse().ok()).unwrap_or(0x5eed);
-    let mut rng = Rng::new(seed);
+    let mut rng = Lcg::new(seed);
     let mut out = String::new();
     match problem.as_str() {
         "hdu1043" => {

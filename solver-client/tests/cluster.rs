@@ -4,13 +4,13 @@
 use std::io::{BufRead as _, BufReader, Read as _};
 
 use crate::eqnice;
-use crate::random::Rng;
+use crate::random::{Draws as _, Lcg};
 use crate::server::Server;
 use crate::util::{Running, client, run, text};
 
 /// `cases` random Solitaire cases (HDU 1401 format), both reachable and not.
 fn solitaire_input(cases: usize) -> String {
-    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
+    let mut rng = Lcg::new(0x2545_f491_4f6c_dd1d);
     let mut input = String::new();
     for case in 0..cases {
         let start: Vec<usize> = rng.distinct(4, 64);
@@ -53,7 +53,7 @@ fn a_run_survives_a_server_dying_mid_run() {
     let mut servers = [Server::start(), Server::start(), Server::start()];
     let list = servers
         .iter()
-        .map(|s| s.addr.to_string())
+        .map(|s| s.addr().to_string())
         .collect::<Vec<_>>()
         .join(",");
     let mut running = Running::start(
@@ -74,7 +74,7 @@ fn a_run_survives_a_server_dying_mid_run() {
     let (status, stderr) = running.finish();
     assert!(status.success(), "{status}: {stderr}");
     assert!(
-        stderr.contains(&format!("http://{}", servers[1].addr))
+        stderr.contains(&format!("http://{}", servers[1].addr()))
             && stderr.contains("unanswered case(s) to the other servers"),
         "{stderr}"
     );
@@ -102,7 +102,7 @@ fn a_list_with_a_dead_server_uses_the_others() {
         .unwrap()
         .local_addr()
         .unwrap();
-    let list = format!("{dead},{}", server.addr);
+    let list = format!("{dead},{}", server.addr());
     let output = run(
         &["judge", "hdu1401", "--server", &list],
         b"4 4 4 5 5 4 6 5\n2 4 3 3 3 6 4 6\n",

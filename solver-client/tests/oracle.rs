@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use solver_core::{Board3, Move};
 
 use crate::eqnice;
-use crate::random::Rng;
+use crate::random::Lcg;
 use crate::util::{run, smallest_shortest, text};
 
 fn packed(board: &Board3) -> String {
@@ -20,7 +20,7 @@ fn packed(board: &Board3) -> String {
 
 #[test]
 fn hdu3567_generated_cases_exact() {
-    let mut rng = Rng::new(7);
+    let mut rng = Lcg::new(7);
     let mut input = String::new();
     let mut expected = String::new();
     const CASES: usize = 25;
@@ -96,7 +96,7 @@ fn ball(start: Pieces, depth: usize) -> HashSet<Pieces> {
 
 #[test]
 fn hdu1401_generated_cases_exact() {
-    let mut rng = Rng::new(11);
+    let mut rng = Lcg::new(11);
     let mut input = String::new();
     let mut expected = String::new();
     for case in 0..60 {

@@ -22,7 +22,7 @@ fn server_flag_anywhere_and_from_the_environment() {
     }
     // host:port without a scheme, from the environment.
     let mut command = client(&["judge", "hdu1401"]);
-    command.env("SOLVER_SERVER", server.addr.to_string());
+    command.env("SOLVER_SERVER", server.addr().to_string());
     let output = run_with(command, &fixture("hdu1401.in"));
     let (stdout, stderr) = text(&output);
     assert!(output.status.success(), "{stderr}");

@@ -7,7 +7,7 @@ use super::format::Format as _;
 use super::problem::Problem;
 use crate::case::{Input, Query};
 
-use crate::random::Rng;
+use crate::random::{Draws as _, Lcg};
 
 /// The queries of the good cases.
 pub(crate) fn queries(input: &Input) -> Vec<Query> {
@@ -33,7 +33,7 @@ pub(crate) fn errors(input: &Input) -> Vec<(usize, usize, String)> {
 }
 
 /// The lines of one random valid case of `problem`, as its judge writes them.
-fn case_lines(problem: Problem, rng: &mut Rng) -> Vec<String> {
+fn case_lines(problem: Problem, rng: &mut Lcg) -> Vec<String> {
     let row = |cells: &[usize]| {
         cells
             .iter()
@@ -83,7 +83,7 @@ fn case_lines(problem: Problem, rng: &mut Rng) -> Vec<String> {
 /// line replaced by text, or (for a 4×4 board's rows) a row dropped, a middle row repeated, or
 /// a row doubled onto itself. (A line dropped or added where a case is one line is a case more or
 /// less, and where it is two lines any two lines make a case: nothing can tell.)
-fn corrupt(lines: &[String], problem: Problem, copies: bool, rng: &mut Rng) -> Vec<String> {
+fn corrupt(lines: &[String], problem: Problem, copies: bool, rng: &mut Lcg) -> Vec<String> {
     let rows = problem == Problem::Uva10181;
     let mut lines = lines.to_vec();
     let at = rng.below(lines.len());
@@ -126,7 +126,7 @@ fn corrupt(lines: &[String], problem: Problem, copies: bool, rng: &mut Rng) -> V
 /// case spoiled the way people do.
 #[test]
 fn one_bad_case_costs_only_itself() {
-    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
+    let mut rng = Lcg::new(0x2545_f491_4f6c_dd1d);
     for problem in Problem::ALL {
         for round in 0..300 {
             let count = 2 + rng.below(4);

@@ -171,6 +171,7 @@ mod tests {
 
     use super::*;
     use crate::case::{Pair, Query};
+    use crate::random::Draws as _;
 
     #[derive(Default)]
     struct Count {
@@ -194,7 +195,7 @@ mod tests {
 
     /// `count` Solitaire cases between random positions.
     fn solitaire_cases(count: usize) -> Vec<Case> {
-        let mut rng = crate::random::Rng::new(7);
+        let mut rng = crate::random::Lcg::new(7);
         let mut position = || {
             let squares: Vec<Square> = rng
                 .distinct(4, 64)
