@@ -210,6 +210,36 @@ pub struct Config {
     #[arg(long, env = "SOLVER_GRACE_PERIOD", default_value = "10s", value_parser = parse_duration)]
     pub grace_period: Duration,
 
+    /// TLS on the gRPC port: the certificate chain (PEM, leaf first), with `--tls-key`. The
+    /// files are read again when they change (checked every 2 s; new connections use the new
+    /// certificate). Without it the port speaks plaintext HTTP/2 (inside a mesh that adds TLS).
+    #[arg(
+        long,
+        env = "SOLVER_TLS_CERT",
+        value_name = "PEM",
+        requires = "tls_key"
+    )]
+    pub tls_cert: Option<PathBuf>,
+
+    /// The private key of `--tls-cert` (PEM: PKCS#8, PKCS#1 or SEC1).
+    #[arg(
+        long,
+        env = "SOLVER_TLS_KEY",
+        value_name = "PEM",
+        requires = "tls_cert"
+    )]
+    pub tls_key: Option<PathBuf>,
+
+    /// Mutual TLS: CA certificates (PEM) that client certificates must chain to; clients
+    /// without a valid certificate are refused during the handshake.
+    #[arg(
+        long,
+        env = "SOLVER_TLS_CLIENT_CA",
+        value_name = "PEM",
+        requires = "tls_cert"
+    )]
+    pub tls_client_ca: Option<PathBuf>,
+
     /// Close each connection gracefully after this long (e.g. `5m`) so clients reconnect and
     /// spread over replicas; `off` keeps connections for ever.
     #[arg(long, env = "SOLVER_MAX_CONNECTION_AGE", default_value = "5m", value_parser = parse_optional_duration)]
@@ -247,6 +277,16 @@ impl Config {
             return DataDir::new(None);
         }
         DataDir::new(self.data_dir.clone().or_else(DataDir::default_path))
+    }
+
+    /// The TLS files these settings name, if any.
+    #[must_use]
+    pub fn tls(&self) -> Option<crate::tls::TlsPaths> {
+        Some(crate::tls::TlsPaths {
+            cert: self.tls_cert.clone()?,
+            key: self.tls_key.clone()?,
+            client_ca: self.tls_client_ca.clone(),
+        })
     }
 
     /// The number of search threads: `workers`, or one per core when it is 0.

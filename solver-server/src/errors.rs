@@ -230,6 +230,9 @@ pub enum ServeError {
     /// A socket operation failed.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
+    /// The TLS certificate, key or client CA could not be used.
+    #[error("TLS: {0}")]
+    Tls(#[from] crate::tls::TlsError),
 }
 
 #[cfg(test)]

@@ -38,12 +38,14 @@ mod probe;
 mod scheduler;
 mod server;
 mod service;
+mod tls;
 
 pub use config::{Config, FlagError, Kind, WarmUp, parse_duration};
 pub use data::{BuildEvent, DataDir, DataError, Stored};
 pub use errors::ServeError;
 pub use probe::{ProbeError, check_health};
 pub use server::serve;
+pub use tls::{TlsError, TlsPaths};
 /// A server's health, as `grpc.health.v1` reports it ([`check_health`]).
 pub use tonic_health::pb::health_check_response::ServingStatus;
 

@@ -31,6 +31,7 @@ use crate::pb;
 use crate::pb::solver_server::SolverServer;
 use crate::scheduler::{JobError, Scheduler, run_paced};
 use crate::service::{Shared, SolverService, SolverServiceV2};
+use crate::tls::{self, TlsFiles};
 
 /// The fully qualified name of the v1 solver service, as health and reflection know it.
 const SERVICE_NAME: &str = "solver.v1.Solver";
@@ -78,6 +79,8 @@ pub async fn serve(
 
     // The metrics endpoint first, so a port already in use fails at once.
     let stopped = CancellationToken::new();
+    // The TLS files must load now: a server that cannot serve its certificate does not start.
+    let tls = config.tls().map(TlsFiles::load).transpose()?;
     let metrics_task = match config.metrics_listen {
         Some(addr) => {
             let metrics_listener = TcpListener::bind(addr)
@@ -171,12 +174,30 @@ pub async fn serve(
         }
     };
 
-    tracing::info!(addr = %local, workers = config.worker_count(), "gRPC server listening");
-    // Every connection is read through `Coalescing`: see `coalesce` for why.
-    let incoming = TcpIncoming::from(listener)
-        .with_nodelay(Some(true))
-        .map(|connection| connection.map(Coalescing::new));
-    let served = router.serve_with_incoming_shutdown(incoming, signal);
+    tracing::info!(
+        addr = %local,
+        workers = config.worker_count(),
+        tls = tls.is_some(),
+        mutual_tls = config.tls_client_ca.is_some(),
+        "gRPC server listening"
+    );
+    // Every connection is read through `Coalescing` (see `coalesce` for why), after the TLS
+    // handshake when the port speaks TLS.
+    let tcp = TcpIncoming::from(listener).with_nodelay(Some(true));
+    let served: std::pin::Pin<
+        Box<dyn Future<Output = Result<(), tonic::transport::Error>> + Send>,
+    > = match tls {
+        Some(files) => {
+            tokio::spawn(tls::watch(Arc::clone(&files), stopped.clone()));
+            let incoming = tls::accept(files, tcp, stopped.clone())
+                .map(|connection| connection.map(Coalescing::new));
+            Box::pin(router.serve_with_incoming_shutdown(incoming, signal))
+        }
+        None => {
+            let incoming = tcp.map(|connection| connection.map(Coalescing::new));
+            Box::pin(router.serve_with_incoming_shutdown(incoming, signal))
+        }
+    };
     let result = tokio::select! {
         result = served => result.map_err(ServeError::from),
         () = async {

@@ -7,4 +7,5 @@ mod fairness;
 mod lifecycle;
 mod shapes;
 mod streams;
+mod tls;
 mod v2;
