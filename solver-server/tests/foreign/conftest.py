@@ -76,7 +76,10 @@ def free_port():
 class Server:
     """The release binary on loopback ports, with `--workers 2`."""
 
-    def __init__(self, warm_up, *extra):
+    def __init__(self, warm_up, *extra, credentials=None):
+        # With `credentials` (grpc.ssl_channel_credentials), the server speaks TLS and every
+        # channel of the tests, health checks included, uses them.
+        self.credentials = credentials
         binary = os.environ.get("SOLVER_SERVER_BIN", str(ROOT / "target" / "release" / "solver-server"))
         self.port = free_port()
         self.metrics_port = free_port()
@@ -119,6 +122,12 @@ class Server:
         return (ROOT / "target" / "foreign" / f"server-{self.port}.log").read_text()[-4000:]
 
     def channel(self):
+        if self.credentials is not None:
+            # The test certificates name localhost; the address is 127.0.0.1.
+            return grpc.secure_channel(
+                self.address, self.credentials,
+                options=[("grpc.ssl_target_name_override", "localhost")],
+            )
         return grpc.insecure_channel(self.address)
 
     def health(self, service=""):
