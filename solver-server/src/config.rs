@@ -240,6 +240,18 @@ pub struct Config {
     )]
     pub tls_client_ca: Option<PathBuf>,
 
+    /// Browser pages of other origins allowed to call through gRPC-Web (CORS): a
+    /// comma-separated list such as `https://game.example,http://localhost:8080`, or `*` for
+    /// any. Empty (the default): only pages of the server's own origin. gRPC-Web itself (HTTP/1.1
+    /// or HTTP/2, `application/grpc-web*`) is always served on the gRPC port.
+    #[arg(
+        long,
+        env = "SOLVER_CORS_ALLOWED_ORIGINS",
+        value_name = "ORIGINS",
+        default_value = ""
+    )]
+    pub cors_allowed_origins: crate::web::AllowedOrigins,
+
     /// Close each connection gracefully after this long (e.g. `5m`) so clients reconnect and
     /// spread over replicas; `off` keeps connections for ever.
     #[arg(long, env = "SOLVER_MAX_CONNECTION_AGE", default_value = "5m", value_parser = parse_optional_duration)]

@@ -60,7 +60,8 @@
 //! other than POST with 405 Method Not Allowed and a content type other than `application/grpc`
 //! (optionally `+proto`, optionally with parameters) with 415 Unsupported Media Type, as the gRPC
 //! over HTTP/2 specification asks, before any service sees the request. gRPC-Web
-//! (`application/grpc-web…`) is refused too: it is not served.
+//! (`application/grpc-web…`) reaches this filter already translated into gRPC by the layer in
+//! front of it (`crate::web`), so it passes.
 
 use axum::body::Body;
 use axum::extract::Request;

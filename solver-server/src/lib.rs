@@ -39,6 +39,7 @@ mod scheduler;
 mod server;
 mod service;
 mod tls;
+mod web;
 
 pub use config::{Config, FlagError, Kind, WarmUp, parse_duration};
 pub use data::{BuildEvent, DataDir, DataError, Stored};
@@ -48,6 +49,7 @@ pub use server::serve;
 pub use tls::{TlsError, TlsPaths};
 /// A server's health, as `grpc.health.v1` reports it ([`check_health`]).
 pub use tonic_health::pb::health_check_response::ServingStatus;
+pub use web::AllowedOrigins;
 
 /// The code generated from `proto/solver/v1/solver.proto` (messages, `solver_client::SolverClient`
 /// and `solver_server::SolverServer`), re-exported from the `solver-proto` crate, which is where

@@ -32,6 +32,7 @@ use crate::pb::solver_server::SolverServer;
 use crate::scheduler::{JobError, Scheduler, run_paced};
 use crate::service::{Shared, SolverService, SolverServiceV2};
 use crate::tls::{self, TlsFiles};
+use crate::web;
 
 /// The fully qualified name of the v1 solver service, as health and reflection know it.
 const SERVICE_NAME: &str = "solver.v1.Solver";
@@ -143,6 +144,10 @@ pub async fn serve(
     if let Some(age) = config.max_connection_age {
         builder = builder.max_connection_age(age);
     }
+    // HTTP/1.1 too, for gRPC-Web from browsers (see `web`).
+    let mut builder = builder
+        .accept_http1(true)
+        .layer(web::layers(&config.cors_allowed_origins));
     let mut routes = RoutesBuilder::default();
     routes
         .add_service(health_service)

@@ -97,7 +97,7 @@ impl TlsPaths {
     }
 
     /// Builds the rustls configuration the files describe, offering HTTP/2 by ALPN (gRPC
-    /// clients require it).
+    /// clients require it) and HTTP/1.1.
     fn load(&self) -> Result<rustls::ServerConfig, TlsError> {
         let certs = certificates(&self.cert, "certificate")?;
         let key =
@@ -131,7 +131,8 @@ impl TlsPaths {
             None => builder.with_no_client_auth(),
         };
         let mut config = builder.with_single_cert(certs, key)?;
-        config.alpn_protocols = vec![b"h2".to_vec()];
+        // HTTP/1.1 too: browsers may speak gRPC-Web over it.
+        config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
         Ok(config)
     }
 }

@@ -1,5 +1,6 @@
-"""The gRPC port serves gRPC only: other methods and content types are refused over HTTP/2,
-while health, reflection and the solver keep working for gRPC clients."""
+"""The gRPC port serves gRPC (and gRPC-Web, see test_grpc_web.py) only: other methods and content
+types are refused over HTTP/2, while health, reflection and the solver keep working for gRPC
+clients."""
 
 import grpc
 from grpc_health.v1 import health_pb2
@@ -32,7 +33,7 @@ def test_get_is_refused(eight_server):
 
 
 def test_other_content_types_are_refused(eight_server):
-    for content_type in ("text/plain", "application/json", "application/grpc-web+proto", None):
+    for content_type in ("text/plain", "application/json", None):
         stream = exchange(eight_server, "POST", content_type, CASE)
         assert stream.header(b":status") == b"415", content_type
         assert stream.messages == [], content_type
