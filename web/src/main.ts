@@ -154,6 +154,7 @@ function setShape(shape: Shape): void {
   state.shape = shape;
   ui.rows.value = String(shape.rows);
   ui.cols.value = String(shape.cols);
+  ui.tiles.rows = shape.rows + 1;
   buildTiles();
   setBoard(goal(shape));
   const limit = SCRAMBLE_LIMIT[shapeKey(shape)];
