@@ -15,9 +15,11 @@ mod databases;
 mod draw;
 mod embedded;
 mod endpoints;
+mod exit;
 mod failure;
 mod human;
 mod judge;
+mod link;
 mod load;
 mod output;
 mod progress;
@@ -39,10 +41,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, Parser, Subcommand};
 use solver_server::DataDir;
 
 use crate::judge::Problem;
+use crate::link::{Link, LinkArgs};
 
 /// Solve puzzles with the solver service, in online-judge formats or for a person.
 #[derive(Debug, Parser)]
@@ -50,16 +53,19 @@ use crate::judge::Problem;
     name = "solver-client",
     version,
     about,
-    after_help = "Log lines on stderr: warnings and errors (from the embedded server, mostly); \
-                  RUST_LOG changes the filter (e.g. RUST_LOG=info)."
+    after_help = AFTER_HELP
 )]
 struct Cli {
-    /// A running solver server: a URL (`http://host:50051`, or `host:port`), a comma-separated
-    /// list of them, or a DNS name whose addresses are all used. A run spreads its cases over
-    /// every server, and re-sends those of a server that fails to the others. Without it the
-    /// client starts a server inside its own process on a loopback port.
+    /// A running solver server: a URL (`http://host:50051`, `https://host:50051` for TLS, or
+    /// `host:port`), a comma-separated list of them, or a DNS name whose addresses are all used.
+    /// A run spreads its cases over every server, and re-sends those of a server that fails to
+    /// the others. Without it the client starts a server inside its own process on a loopback
+    /// port.
     #[arg(long, global = true, env = "SOLVER_SERVER", value_name = "URL")]
     server: Option<String>,
+
+    #[command(flatten)]
+    link: LinkArgs,
 
     /// Never draw a progress bar (it is drawn only on a terminal anyway).
     #[arg(long, global = true)]
@@ -99,6 +105,14 @@ impl Cli {
         DataDir::new(self.data_dir.clone().or_else(DataDir::default_path))
     }
 }
+
+/// The end of `--help`: logs and exit codes.
+const AFTER_HELP: &str = "Log lines on stderr: warnings and errors (from the embedded server, \
+mostly); RUST_LOG changes the filter (e.g. RUST_LOG=info).
+
+Exit status: 0 every case answered; 1 some case had an error (bad input, or a case the service \
+could not answer); 2 usage error; 3 the service could not be reached or refused us (connection, \
+TLS handshake, UNAUTHENTICATED, PERMISSION_DENIED).";
 
 /// When log lines are coloured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -167,6 +181,15 @@ enum Command {
     /// `hint`, `scramble` and `verify`: one `solver.v2` call each.
     #[command(flatten)]
     V2(v2::Command),
+    /// Print a shell completion script on stdout (e.g. `solver-client completions bash >
+    /// /etc/bash_completion.d/solver-client`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on stdout (e.g. `solver-client man > solver-client.1`).
+    Man,
 }
 
 fn main() -> ExitCode {
@@ -177,9 +200,24 @@ fn main() -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("solver-client: {err:#}");
-            ExitCode::FAILURE
+            exit::of_error(&err)
         }
     }
+}
+
+/// Writes the completion script for `shell` or the man page, generated from the flags above.
+fn generate(command: &Command) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    match command {
+        Command::Completions { shell } => {
+            clap_complete::generate(*shell, &mut Cli::command(), "solver-client", &mut out);
+        }
+        Command::Man => clap_mangen::Man::new(Cli::command())
+            .render(&mut out)
+            .context("writing the man page")?,
+        _ => unreachable!("only completions and man are generated"),
+    }
+    io::Write::flush(&mut out).context("writing to standard output")
 }
 
 /// A closed stdout (`| head`) ends the run quietly, as for any Unix filter.
@@ -192,18 +230,24 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    if matches!(cli.command, Command::Completions { .. } | Command::Man) {
+        generate(&cli.command)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let data = cli.data();
+    let link = Arc::new(Link::new(&cli.link)?);
     let kind = match cli.command {
         Command::Judge { problem } => problem.kind(),
         Command::Solve(ref puzzle) => puzzle.kind(),
         Command::Load(args) => {
-            return load::run(cli.server.as_deref(), data, !cli.no_progress, args);
+            return load::run(cli.server.as_deref(), &link, data, !cli.no_progress, args);
         }
         Command::Databases(ref command) => {
             databases::run(command, &data, !cli.no_progress)?;
             return Ok(ExitCode::SUCCESS);
         }
-        Command::V2(command) => return v2::run(cli.server.as_deref(), data, command),
+        Command::V2(command) => return v2::run(cli.server.as_deref(), &link, data, command),
+        Command::Completions { .. } | Command::Man => unreachable!("generated above"),
     };
     // Start the embedded server first: it warms its tables up while the input is read.
     let embedded = match &cli.server {
@@ -214,7 +258,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("starting the client's runtime")?;
-    let failed = match cli.command {
+    let (failed, unreachable) = match cli.command {
         Command::Judge { problem } => {
             let mut input = Vec::new();
             io::stdin()
@@ -228,13 +272,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 printer.problem(*line, message);
             }
             let cases: Arc<[case::Case]> = parsed.cases.into();
-            runtime.block_on(answer_all(
+            let unreachable = runtime.block_on(answer_all(
                 cli.server.as_deref(),
+                &link,
                 embedded.as_ref(),
                 cases,
                 &mut printer,
             ))?;
             let summary = printer.finish().context("writing the answers")?;
+            if let Some(why) = unreachable {
+                return Err(exit::Unreachable(format!(
+                    "{problem}: {} of {} case(s) answered; {why}",
+                    summary.answered, summary.cases
+                ))
+                .into());
+            }
             if summary.failed > 0 && summary.cases == 0 {
                 bail!(
                     "{problem}: {} problem(s) in the input (see above); no case read",
@@ -250,41 +302,53 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     summary.cases
                 );
             }
-            0
+            (0, None)
         }
         Command::Solve(puzzle) => {
             let (cases, mut printer) = puzzle.prepare()?;
             let cases: Arc<[case::Case]> = cases.into();
-            runtime.block_on(answer_all(
+            let unreachable = runtime.block_on(answer_all(
                 cli.server.as_deref(),
+                &link,
                 embedded.as_ref(),
                 cases,
                 &mut printer,
             ))?;
-            printer.finish().context("writing the answers")?
+            (
+                printer.finish().context("writing the answers")?,
+                unreachable,
+            )
         }
-        Command::Load(_) | Command::Databases(_) | Command::V2(_) => {
+        Command::Load(_)
+        | Command::Databases(_)
+        | Command::V2(_)
+        | Command::Completions { .. }
+        | Command::Man => {
             unreachable!("these run on their own, above")
         }
     };
     drop(embedded);
-    Ok(if failed > 0 {
-        ExitCode::FAILURE
+    Ok(if unreachable.is_some() {
+        ExitCode::from(exit::UNREACHABLE)
+    } else if failed > 0 {
+        ExitCode::from(exit::CASE_ERROR)
     } else {
-        ExitCode::SUCCESS
+        ExitCode::from(exit::ANSWERED)
     })
 }
 
 /// Connects (to `--server` or the embedded server) and runs every case, handing the answers to
-/// `sink` in input order.
+/// `sink` in input order; returns why cases went unanswered if the service could not be reached
+/// or refused us.
 async fn answer_all(
     server: Option<&str>,
+    link: &Arc<Link>,
     embedded: Option<&embedded::Embedded>,
     cases: Arc<[case::Case]>,
     sink: &mut dyn sink::Sink,
-) -> anyhow::Result<()> {
-    let endpoints = endpoints::open(server, embedded).await?;
-    session::run(&endpoints, cases, sink, refresh(server).as_ref())
+) -> anyhow::Result<Option<failure::Unanswered>> {
+    let endpoints = endpoints::open(server, embedded, link).await?;
+    session::run(&endpoints, cases, sink, refresh(server, link).as_ref())
         .await
         .context("writing the answers")
 }
@@ -293,7 +357,7 @@ async fn answer_all(
 const REFRESH_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Periodic re-resolution of `--server`, when there is one.
-fn refresh(server: Option<&str>) -> Option<session::Refresh> {
+fn refresh(server: Option<&str>, link: &Arc<Link>) -> Option<session::Refresh> {
     let server = server?.to_owned();
     Some(session::Refresh {
         every: REFRESH_EVERY,
@@ -301,5 +365,6 @@ fn refresh(server: Option<&str>) -> Option<session::Refresh> {
             let server = server.clone();
             Box::pin(async move { endpoints::resolve(&server).await })
         }),
+        link: Arc::clone(link),
     })
 }

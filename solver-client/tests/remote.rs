@@ -60,7 +60,7 @@ fn an_unreachable_server_is_a_clear_error() {
         &fixture("hdu1043.in"),
     );
     let (stdout, stderr) = text(&output);
-    assert!(!output.status.success());
+    assert_eq!(output.status.code(), Some(3), "not reached: exit code 3");
     assert_eq!(stdout, "");
     assert!(
         stderr.contains(&format!("connecting to the solver server at {url}")),

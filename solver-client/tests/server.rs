@@ -26,6 +26,14 @@ impl Server {
     /// Starts a server with the tests' data directory, never building the 7-8 databases in the
     /// background.
     pub(crate) fn start() -> Self {
+        Self::start_with(|config| config)
+    }
+
+    /// Starts a server as [`start`](Self::start) does, with `change` applied to its
+    /// configuration (TLS files, say).
+    pub(crate) fn start_with(
+        change: impl FnOnce(solver_server::Config) -> solver_server::Config,
+    ) -> Self {
         // One I/O thread, as the embedded server has: searches run on the server's own pool.
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
@@ -37,7 +45,7 @@ impl Server {
             build_databases: false,
             ..solver_server::Config::default()
         };
-        let server = runtime.block_on(TestServer::start(config));
+        let server = runtime.block_on(TestServer::start(change(config)));
         Self {
             server,
             runtime: Some(runtime),

@@ -12,5 +12,6 @@ mod random;
 mod remote;
 mod samples;
 mod server;
+mod tls;
 mod util;
 mod v2;

@@ -400,9 +400,12 @@ fn over_the_wire_to_a_running_server() {
         "r",
     ]);
     assert_eq!(value["reaches_target"], true);
-    // A server that is not there: a clear error, exit code 1.
+    // A server that is not there: a clear error naming it, exit code 3 (not reached).
     drop(server);
     let (output, _, stderr) = call(&["--server", &url, "hint", "12345678x"]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(stderr.contains("solver-client: "), "{stderr}");
+    assert_eq!(output.status.code(), Some(3));
+    assert!(
+        stderr.contains(&format!("solver-client: connecting to the solver server at {url}")),
+        "{stderr}"
+    );
 }

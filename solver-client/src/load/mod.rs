@@ -33,6 +33,7 @@ use self::cases::Generator;
 use self::plan::{Budget, Plan};
 use self::report::{ClassReport, ClassStats, Report, Rss, Stats, lock};
 use self::worker::Worker;
+use crate::link::Link;
 use crate::{embedded, endpoints};
 
 /// Runs `load` against `server`, or a server embedded in this process.
@@ -41,6 +42,7 @@ use crate::{embedded, endpoints};
 /// Bad options, or no server to talk to.
 pub(crate) fn run(
     server: Option<&str>,
+    link: &Arc<Link>,
     data: solver_server::DataDir,
     progress: bool,
     args: Args,
@@ -54,7 +56,7 @@ pub(crate) fn run(
         .enable_all()
         .build()
         .context("starting the client's runtime")?;
-    let report = runtime.block_on(drive(server, embedded.as_ref(), plan, progress))?;
+    let report = runtime.block_on(drive(server, link, embedded.as_ref(), plan, progress))?;
     drop(runtime);
     drop(embedded);
     Ok(if report.interrupted {
@@ -68,6 +70,7 @@ pub(crate) fn run(
 
 async fn drive(
     server: Option<&str>,
+    link: &Arc<Link>,
     embedded: Option<&embedded::Embedded>,
     plan: Plan,
     progress: bool,
@@ -83,18 +86,17 @@ async fn drive(
                     waited.elapsed().as_secs_f64()
                 );
             }
-            (vec![embedded.url()], "the embedded server".to_owned())
+            let address = endpoints::Address {
+                url: embedded.url(),
+                host: "127.0.0.1".to_owned(),
+            };
+            (vec![address], "the embedded server".to_owned())
         }
         (None, None) => bail!("no server to talk to"),
     };
     let mut channels = Vec::new();
     for _ in 0..plan.connections {
-        channels.extend(
-            endpoints::connect(&urls)
-                .await?
-                .into_iter()
-                .map(|e| e.channel),
-        );
+        channels.extend(endpoints::connect(&urls, link).await?);
     }
     let probe = match (&plan.metrics, embedded) {
         (Some(probe), _) => probe,
@@ -122,10 +124,11 @@ async fn drive(
     for (index, &(class, streams, in_flight)) in plan.classes.iter().enumerate() {
         for stream in 0..streams {
             let worker = Worker {
-                channel: channels[slot % channels.len()].clone(),
+                endpoint: channels[slot % channels.len()].clone(),
                 budget,
                 in_flight,
-                deadline: plan.deadline,
+                // `--deadline`, else the global `--timeout`.
+                deadline: plan.deadline.or(link.timeout),
                 generator: Generator::new(
                     class,
                     plan.seed ^ (slot as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),

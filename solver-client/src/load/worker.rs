@@ -5,13 +5,12 @@ use std::collections::HashMap;
 use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
+use crate::endpoints::Endpoint;
 use futures::StreamExt as _;
 use solver_proto::v2 as pb;
-use solver_proto::v2::solver_service_client::SolverServiceClient;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Status;
-use tonic::transport::Channel;
 
 use super::cases::{Generator, Query};
 use super::plan::Budget;
@@ -33,7 +32,8 @@ const RETRIES: u32 = 3;
 /// fails while its budget lasts.
 #[derive(Debug)]
 pub(super) struct Worker {
-    pub(super) channel: Channel,
+    /// The server, and how calls are made on it.
+    pub(super) endpoint: Endpoint,
     pub(super) budget: Budget,
     pub(super) in_flight: usize,
     pub(super) deadline: Option<Duration>,
@@ -90,12 +90,14 @@ impl Worker {
         let mut pending: HashMap<u64, (Instant, Query)> = HashMap::with_capacity(self.in_flight);
         // The first cases go before the call, so a server that waits for them still answers.
         self.fill(&mut sender, &mut pending);
-        let mut call = tonic::Request::new(ReceiverStream::new(receiver));
-        if let Some(deadline) = self.deadline {
-            call.set_timeout(deadline);
-        }
+        let call = self
+            .endpoint
+            .link
+            .request_with(ReceiverStream::new(receiver), self.deadline);
         self.stats().opened += 1;
-        let mut client = SolverServiceClient::new(self.channel.clone())
+        let mut client = self
+            .endpoint
+            .client()
             .max_decoding_message_size(MAX_MESSAGE_BYTES);
         let mut replies = match client.solve_stream(call).await {
             Ok(response) => response.into_inner(),

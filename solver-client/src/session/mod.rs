@@ -39,7 +39,8 @@ use crate::wire;
 const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Runs every case of `cases` on `endpoints` and hands each case, in input order, exactly once,
-/// to `sink`.
+/// to `sink`. Returns why cases were left unanswered when the reason is that the service could
+/// not be reached or refused us ([`Unanswered::unreachable`]), for the exit code.
 ///
 /// # Errors
 /// Only what `sink` returns (writing the output failed); every other failure is a case's error.
@@ -48,7 +49,8 @@ pub(crate) async fn run(
     cases: Arc<[Case]>,
     sink: &mut dyn Sink,
     refresh: Option<&Refresh>,
-) -> io::Result<()> {
+) -> io::Result<Option<Unanswered>> {
+    let mut unreachable = None;
     let mut endpoints = endpoints.to_vec();
     let mut refresh_timer = refresh.map(Refresh::timer);
     // Request k asks for case index[k]; its id is the case index.
@@ -81,7 +83,10 @@ pub(crate) async fn run(
             match opened {
                 Ok(stream) => events.push(stream),
                 Err(status) => {
-                    let why = Unanswered::Refused(status);
+                    let why = Unanswered::Refused {
+                        url: endpoints[worker].url.clone(),
+                        status,
+                    };
                     dispatch.give_up(&endpoints, worker, &why);
                     failure = Some(why);
                 }
@@ -98,6 +103,9 @@ pub(crate) async fn run(
                 (Ok(_), Some(answer)) => sink.case(case, answer.as_ref())?,
                 (Ok(_), None) if events.is_empty() => {
                     let why = failure.clone().unwrap_or(Unanswered::NoServer);
+                    if why.unreachable() && unreachable.is_none() {
+                        unreachable = Some(why.clone());
+                    }
                     sink.case(case, Err(&CaseError::Unanswered(why)))?;
                 }
                 (Ok(_), None) => break,
@@ -108,7 +116,7 @@ pub(crate) async fn run(
             // Every request stream has ended (or ends now); let the servers end their replies
             // too, so that no stream is cut off when the caller drops the connection.
             let _ = tokio::time::timeout(CLOSE_GRACE, events.for_each(|_| async {})).await;
-            return Ok(());
+            return Ok(unreachable);
         }
         sink.idle()?;
         let next_event = tokio::select! {
@@ -231,17 +239,24 @@ mod tests {
         ];
         let (first, second) = (servers[0].url(), servers[1].url());
         let cases: Arc<[Case]> = solitaire_cases(CASES).into();
-        let both = vec![first.clone(), second];
+        let address = |url: String| crate::endpoints::Address {
+            url,
+            host: "127.0.0.1".to_owned(),
+        };
+        let first = address(first);
+        let both = vec![first.clone(), address(second)];
+        let link = Arc::new(crate::link::Link::default());
         let refresh = Refresh {
             every: Duration::from_millis(20),
             resolve: Box::new(move || {
                 let urls = both.clone();
                 Box::pin(async move { Ok(urls) })
             }),
+            link: Arc::clone(&link),
         };
         let mut count = Count::default();
         runtime.block_on(async {
-            let endpoints = crate::endpoints::connect(&[first]).await.unwrap();
+            let endpoints = crate::endpoints::connect(&[first], &link).await.unwrap();
             run(&endpoints, cases, &mut count, Some(&refresh))
                 .await
                 .unwrap();

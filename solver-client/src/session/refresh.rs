@@ -10,16 +10,19 @@ use solver_proto::v2 as pb;
 
 use super::dispatch::Dispatch;
 use super::worker::{Event, open};
-use crate::endpoints::{self, Endpoint, EndpointError};
+use crate::endpoints::{self, Address, Endpoint, EndpointError};
 use crate::failure::Unanswered;
+use crate::link::Link;
 
 /// How a run finds new servers.
 pub(crate) struct Refresh {
     /// How often to resolve again.
     pub(crate) every: std::time::Duration,
-    /// The current URLs of the servers.
+    /// The current addresses of the servers.
     pub(crate) resolve:
-        Box<dyn Fn() -> BoxFuture<'static, Result<Vec<String>, EndpointError>> + Send + Sync>,
+        Box<dyn Fn() -> BoxFuture<'static, Result<Vec<Address>, EndpointError>> + Send + Sync>,
+    /// How to connect to them.
+    pub(crate) link: Arc<Link>,
 }
 
 impl std::fmt::Debug for Refresh {
@@ -47,14 +50,14 @@ impl Refresh {
         let Ok(urls) = (self.resolve)().await else {
             return Vec::new();
         };
-        let fresh: Vec<String> = urls
+        let fresh: Vec<Address> = urls
             .into_iter()
-            .filter(|url| !endpoints.iter().any(|e| &e.url == url))
+            .filter(|address| !endpoints.iter().any(|e| e.url == address.url))
             .collect();
         if fresh.is_empty() {
             return Vec::new();
         }
-        let Ok(connected) = endpoints::connect(&fresh).await else {
+        let Ok(connected) = endpoints::connect(&fresh, &self.link).await else {
             return Vec::new();
         };
         let mut streams = Vec::new();
@@ -63,7 +66,13 @@ impl Refresh {
             endpoints.push(endpoint);
             match open(&endpoints[worker], worker, dispatch, list).await {
                 Ok(stream) => streams.push(stream),
-                Err(status) => dispatch.give_up(endpoints, worker, &Unanswered::Refused(status)),
+                Err(status) => {
+                    let why = Unanswered::Refused {
+                        url: endpoints[worker].url.clone(),
+                        status,
+                    };
+                    dispatch.give_up(endpoints, worker, &why);
+                }
             }
         }
         streams

@@ -4,7 +4,6 @@ use std::sync::Arc;
 
 use futures::stream::{self, BoxStream, StreamExt as _};
 use solver_proto::v2 as pb;
-use solver_proto::v2::solver_service_client::SolverServiceClient;
 
 use super::dispatch::{Dispatch, requests};
 use crate::endpoints::Endpoint;
@@ -23,10 +22,14 @@ pub(super) async fn open(
     dispatch: &Arc<Dispatch>,
     list: &Arc<[pb::SolveRequest]>,
 ) -> Result<BoxStream<'static, Event>, tonic::Status> {
-    let mut client = SolverServiceClient::new(endpoint.channel.clone())
+    let mut client = endpoint
+        .client()
         .max_decoding_message_size(MAX_MESSAGE_BYTES);
     let requests = requests(Arc::clone(dispatch), worker, Arc::clone(list));
-    let replies = client.solve_stream(requests).await?.into_inner();
+    let replies = client
+        .solve_stream(endpoint.link.request(requests))
+        .await?
+        .into_inner();
     Ok(replies
         .map(move |reply| (worker, Some(reply)))
         .chain(stream::once(async move { (worker, None) }))

@@ -3,6 +3,7 @@
 
 use std::future::Future;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::Context as _;
 use solver_proto::v2::solver_service_client::SolverServiceClient;
@@ -13,6 +14,7 @@ use tonic::{Code, Status};
 use super::refusal::refused;
 use crate::embedded::Embedded;
 use crate::endpoints::{self, Endpoint};
+use crate::link::Link;
 
 /// The client of the `solver.v2` service.
 pub(super) type Client = SolverServiceClient<Channel>;
@@ -28,7 +30,12 @@ pub(super) struct Connection {
 impl Connection {
     /// Connects to `server`, or starts an embedded server that gets the tables of `kind` ready,
     /// exactly as `solve` does.
-    pub(super) fn open(server: Option<&str>, data: DataDir, kind: Kind) -> anyhow::Result<Self> {
+    pub(super) fn open(
+        server: Option<&str>,
+        link: &Arc<Link>,
+        data: DataDir,
+        kind: Kind,
+    ) -> anyhow::Result<Self> {
         let embedded = match server {
             Some(_) => None,
             None => Some(Embedded::start(vec![kind], data)?),
@@ -37,7 +44,7 @@ impl Connection {
             .enable_all()
             .build()
             .context("starting the client's runtime")?;
-        let endpoints = runtime.block_on(endpoints::open(server, embedded.as_ref()))?;
+        let endpoints = runtime.block_on(endpoints::open(server, embedded.as_ref(), link))?;
         Ok(Self {
             endpoints,
             runtime,
@@ -45,17 +52,18 @@ impl Connection {
         })
     }
 
-    /// Makes one call with `call`, on the first server that is not UNAVAILABLE (shutting down, or
-    /// gone since it was connected); the others are tried in turn.
+    /// Makes one call with `call` (given a client and the link that makes its requests), on the
+    /// first server that is not UNAVAILABLE (shutting down, or gone since it was connected); the
+    /// others are tried in turn.
     pub(super) fn call<T, F, Fut>(&self, mut call: F) -> Result<T, Status>
     where
-        F: FnMut(Client) -> Fut,
+        F: FnMut(Client, Arc<Link>) -> Fut,
         Fut: Future<Output = Result<tonic::Response<T>, Status>>,
     {
         self.runtime.block_on(async {
             let mut last = Status::unavailable("no server to call");
             for endpoint in &self.endpoints {
-                match call(SolverServiceClient::new(endpoint.channel.clone())).await {
+                match call(endpoint.client(), Arc::clone(&endpoint.link)).await {
                     Ok(response) => return Ok(response.into_inner()),
                     Err(status) if status.code() == Code::Unavailable => last = status,
                     Err(status) => return Err(status),
@@ -75,7 +83,7 @@ impl Connection {
         show: impl FnOnce(T) -> anyhow::Result<()>,
     ) -> anyhow::Result<ExitCode>
     where
-        F: FnMut(Client) -> Fut,
+        F: FnMut(Client, Arc<Link>) -> Fut,
         Fut: Future<Output = Result<tonic::Response<T>, Status>>,
     {
         match self.call(call) {

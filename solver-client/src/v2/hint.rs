@@ -4,9 +4,11 @@
 use std::io::{self, Write as _};
 use std::process::ExitCode;
 
+use crate::link::Link;
 use solver_core::Move;
 use solver_proto::v2 as pb;
 use solver_server::DataDir;
+use std::sync::Arc;
 
 use super::boards::Boards;
 use super::common::Common;
@@ -30,9 +32,14 @@ pub(crate) struct Args {
 }
 
 /// Runs `hint`.
-pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Result<ExitCode> {
+pub(super) fn run(
+    server: Option<&str>,
+    link: &Arc<Link>,
+    data: DataDir,
+    args: Args,
+) -> anyhow::Result<ExitCode> {
     let boards = Boards::parse(&args.board, args.common.target.as_deref())?;
-    let connection = Connection::open(server, data, boards.start.kind())?;
+    let connection = Connection::open(server, link, data, boards.start.kind())?;
     let request = pb::HintRequest {
         rows: boards.side(),
         cols: boards.side(),
@@ -42,8 +49,8 @@ pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Re
             node_budget: args.common.node_budget,
         }),
     };
-    let call = |mut client: Client| {
-        let request = request.clone();
+    let call = |mut client: Client, link: Arc<Link>| {
+        let request = link.request(request.clone());
         async move { client.hint(request).await }
     };
     connection.answer(args.common.json, call, |response| {

@@ -17,9 +17,12 @@ mod scramble;
 mod verify;
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Subcommand;
 use solver_server::DataDir;
+
+use crate::link::Link;
 
 /// The `solver.v2` commands.
 #[derive(Debug, Subcommand)]
@@ -43,12 +46,13 @@ pub(crate) enum Command {
 /// with `--json`, and the exit code is 1 then).
 pub(crate) fn run(
     server: Option<&str>,
+    link: &Arc<Link>,
     data: DataDir,
     command: Command,
 ) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Hint(args) => hint::run(server, data, args),
-        Command::Scramble(args) => scramble::run(server, data, args),
-        Command::Verify(args) => verify::run(server, data, args),
+        Command::Hint(args) => hint::run(server, link, data, args),
+        Command::Scramble(args) => scramble::run(server, link, data, args),
+        Command::Verify(args) => verify::run(server, link, data, args),
     }
 }

@@ -8,6 +8,7 @@ use solver_proto::tonic_types::StatusExt as _;
 use tonic::{Code, Status};
 
 use super::json::print_json;
+use crate::exit;
 
 /// The canonical name of a status code (`INVALID_ARGUMENT`).
 fn code_name(code: Code) -> String {
@@ -67,12 +68,21 @@ fn error_json(status: &Status) -> serde_json::Value {
     value
 }
 
-/// Reports a refused call: one JSON object on stdout with `--json` (exit code 1), an error for
-/// `main` to print otherwise.
+/// Reports a refused call: one JSON object on stdout with `--json`, an error for `main` to print
+/// otherwise; the exit code is 3 when the service could not be reached or refused us
+/// (UNAUTHENTICATED, PERMISSION_DENIED, UNAVAILABLE), else 1.
 pub(super) fn refused(status: &Status, json: bool) -> anyhow::Result<ExitCode> {
+    let unreachable = exit::refused_us(status.code());
     if json {
         print_json(&error_json(status))?;
-        return Ok(ExitCode::FAILURE);
+        return Ok(ExitCode::from(if unreachable {
+            exit::UNREACHABLE
+        } else {
+            exit::CASE_ERROR
+        }));
+    }
+    if unreachable {
+        return Err(exit::Unreachable(describe(status)).into());
     }
     bail!("{}", describe(status))
 }

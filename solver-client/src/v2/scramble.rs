@@ -5,9 +5,11 @@ use std::hash::BuildHasher as _;
 use std::io::{self, Write as _};
 use std::process::ExitCode;
 
+use crate::link::Link;
 use solver_core::{Board3, Board4};
 use solver_proto::v2 as pb;
 use solver_server::{DataDir, Kind};
+use std::sync::Arc;
 
 use super::boards::{AnyBoard, line, write_board};
 use super::connection::{Client, Connection};
@@ -58,7 +60,12 @@ pub(crate) struct Args {
 }
 
 /// Runs `scramble`.
-pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Result<ExitCode> {
+pub(super) fn run(
+    server: Option<&str>,
+    link: &Arc<Link>,
+    data: DataDir,
+    args: Args,
+) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(|| {
         std::collections::hash_map::RandomState::new().hash_one(std::time::SystemTime::now())
     });
@@ -66,14 +73,16 @@ pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Re
         Size::Eight => Kind::Eight,
         Size::Fifteen => Kind::Fifteen,
     };
-    let connection = Connection::open(server, data, kind)?;
+    let connection = Connection::open(server, link, data, kind)?;
     let request = pb::ScrambleRequest {
         rows: args.size.side(),
         cols: args.size.side(),
         distance: args.distance,
         seed,
     };
-    let call = |mut client: Client| async move { client.scramble(request).await };
+    let call = |mut client: Client, link: Arc<Link>| async move {
+        client.scramble(link.request(request)).await
+    };
     connection.answer(args.json, call, |response| {
         let board = match args.size {
             Size::Eight => Board3::from_cells(&response.board).map(AnyBoard::Eight),

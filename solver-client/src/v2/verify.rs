@@ -4,9 +4,11 @@
 use std::io::{self, Write as _};
 use std::process::ExitCode;
 
+use crate::link::Link;
 use anyhow::bail;
 use solver_proto::v2 as pb;
 use solver_server::DataDir;
+use std::sync::Arc;
 
 use super::boards::Boards;
 use super::common::Common;
@@ -32,7 +34,12 @@ pub(crate) struct Args {
 }
 
 /// Runs `verify`.
-pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Result<ExitCode> {
+pub(super) fn run(
+    server: Option<&str>,
+    link: &Arc<Link>,
+    data: DataDir,
+    args: Args,
+) -> anyhow::Result<ExitCode> {
     let Some((moves, board)) = args.words.split_last() else {
         bail!("no board and moves given");
     };
@@ -40,7 +47,7 @@ pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Re
         bail!("a board and then the moves expected");
     }
     let boards = Boards::parse(board, args.common.target.as_deref())?;
-    let connection = Connection::open(server, data, boards.start.kind())?;
+    let connection = Connection::open(server, link, data, boards.start.kind())?;
     let request = pb::VerifyRequest {
         rows: boards.side(),
         cols: boards.side(),
@@ -52,8 +59,8 @@ pub(super) fn run(server: Option<&str>, data: DataDir, args: Args) -> anyhow::Re
             node_budget: args.common.node_budget,
         }),
     };
-    let call = |mut client: Client| {
-        let request = request.clone();
+    let call = |mut client: Client, link: Arc<Link>| {
+        let request = link.request(request.clone());
         async move { client.verify(request).await }
     };
     connection.answer(args.common.json, call, |response| {
