@@ -240,6 +240,23 @@ pub struct Config {
     )]
     pub tls_client_ca: Option<PathBuf>,
 
+    /// Bearer tokens: a file with one token per line (blank lines and `#` comments skipped),
+    /// read again when it changes. Every call but health checks and reflection must then send
+    /// `authorization: Bearer TOKEN` with a listed token, or it ends UNAUTHENTICATED. Without
+    /// it, no token is asked for.
+    #[arg(long, env = "SOLVER_AUTH_TOKENS_FILE", value_name = "FILE")]
+    pub auth_tokens_file: Option<PathBuf>,
+
+    /// With `--auth-tokens-file`: most calls (streams and unary calls) one token may hold open
+    /// at once; more end RESOURCE_EXHAUSTED.
+    #[arg(long, env = "SOLVER_MAX_STREAMS_PER_TOKEN", default_value_t = 256, value_parser = parse_positive)]
+    pub max_streams_per_token: usize,
+
+    /// With `--auth-tokens-file`: most cases one token may have in flight over all its streams;
+    /// at the limit its streams stop reading until some are answered.
+    #[arg(long, env = "SOLVER_MAX_CASES_PER_TOKEN", default_value_t = 4096, value_parser = parse_positive)]
+    pub max_cases_per_token: usize,
+
     /// Browser pages of other origins allowed to call through gRPC-Web (CORS): a
     /// comma-separated list such as `https://game.example,http://localhost:8080`, or `*` for
     /// any. Empty (the default): only pages of the server's own origin. gRPC-Web itself (HTTP/1.1

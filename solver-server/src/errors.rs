@@ -230,6 +230,9 @@ pub enum ServeError {
     /// A socket operation failed.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
+    /// The bearer tokens file could not be used.
+    #[error("auth: {0}")]
+    Auth(#[from] crate::auth::AuthError),
     /// The TLS certificate, key or client CA could not be used.
     #[error("TLS: {0}")]
     Tls(#[from] crate::tls::TlsError),

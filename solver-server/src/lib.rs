@@ -25,6 +25,7 @@
 //! # }
 //! ```
 
+mod auth;
 mod cache;
 mod coalesce;
 mod config;
@@ -39,8 +40,10 @@ mod scheduler;
 mod server;
 mod service;
 mod tls;
+mod watch;
 mod web;
 
+pub use auth::AuthError;
 pub use config::{Config, FlagError, Kind, WarmUp, parse_duration};
 pub use data::{BuildEvent, DataDir, DataError, Stored};
 pub use errors::ServeError;

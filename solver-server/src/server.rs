@@ -19,6 +19,7 @@ use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 
+use crate::auth::{self, Auth};
 use crate::cache::Cache;
 use crate::coalesce::Coalescing;
 use crate::config::{Config, Kind};
@@ -31,7 +32,8 @@ use crate::pb;
 use crate::pb::solver_server::SolverServer;
 use crate::scheduler::{JobError, Scheduler, run_paced};
 use crate::service::{Shared, SolverService, SolverServiceV2};
-use crate::tls::{self, TlsFiles};
+use crate::tls;
+use crate::watch;
 use crate::web;
 
 /// The fully qualified name of the v1 solver service, as health and reflection know it.
@@ -81,7 +83,18 @@ pub async fn serve(
     // The metrics endpoint first, so a port already in use fails at once.
     let stopped = CancellationToken::new();
     // The TLS files must load now: a server that cannot serve its certificate does not start.
-    let tls = config.tls().map(TlsFiles::load).transpose()?;
+    let tls = config.tls().map(tls::load).transpose()?;
+    let auth = match &config.auth_tokens_file {
+        Some(path) => Some(Auth::load(
+            path.clone(),
+            config.max_streams_per_token,
+            config.max_cases_per_token,
+        )?),
+        None => None,
+    };
+    if let Some(auth) = &auth {
+        tokio::spawn(watch::watch(auth.tokens(), stopped.clone()));
+    }
     let metrics_task = match config.metrics_listen {
         Some(addr) => {
             let metrics_listener = TcpListener::bind(addr)
@@ -155,8 +168,13 @@ pub async fn serve(
         .add_service(reflection_v1alpha)
         .add_service(solver)
         .add_service(solver_v2);
-    // GET and non-gRPC content types are refused before any service sees them.
-    let router = builder.add_routes(http::grpc_only(routes.routes()));
+    // GET and non-gRPC content types are refused before any service sees them, then calls
+    // without a valid bearer token when tokens are asked for.
+    let routes = match auth {
+        Some(auth) => auth::require(routes.routes(), auth),
+        None => routes.routes(),
+    };
+    let router = builder.add_routes(http::grpc_only(routes));
 
     let signal = {
         let (health, shared) = (health.clone(), Arc::clone(&shared));
@@ -193,7 +211,7 @@ pub async fn serve(
         Box<dyn Future<Output = Result<(), tonic::transport::Error>> + Send>,
     > = match tls {
         Some(files) => {
-            tokio::spawn(tls::watch(Arc::clone(&files), stopped.clone()));
+            tokio::spawn(watch::watch(Arc::clone(&files), stopped.clone()));
             let incoming = tls::accept(files, tcp, stopped.clone())
                 .map(|connection| connection.map(Coalescing::new));
             Box::pin(router.serve_with_incoming_shutdown(incoming, signal))

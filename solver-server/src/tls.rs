@@ -2,10 +2,9 @@
 //! client certificates must chain to, all read from files and read again when they change.
 //!
 //! Kubernetes rotates a mounted Secret by swapping the files under the pod; a server that read
-//! them once would serve an expired certificate until restarted. So [`TlsFiles`] keeps the
-//! current rustls configuration and a fingerprint of the files (modification time and size of
-//! each); [`watch`] looks every [`POLL`] and, when a file changed, builds a new configuration.
-//! New connections use it; open ones keep theirs. A change that does not load (a half-written
+//! them once would serve an expired certificate until restarted. So the rustls configuration is
+//! a [`Reloading`] value ([`crate::watch`]): new connections use the configuration built from the
+//! files as they are now; open ones keep theirs. A change that does not load (a half-written
 //! file, a key that does not match) is logged and the previous configuration stays.
 //!
 //! Handshakes run in tasks of their own with a time limit ([`accept`]), so a client that opens a
@@ -13,8 +12,8 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
-use std::time::{Duration, SystemTime};
+use std::sync::Arc;
+use std::time::Duration;
 
 use rustls::RootCertStore;
 use rustls::pki_types::pem::PemObject as _;
@@ -26,8 +25,8 @@ use tokio_rustls::TlsAcceptor;
 use tokio_rustls::server::TlsStream;
 use tokio_util::sync::CancellationToken;
 
-/// How often the files are checked for changes.
-pub(crate) const POLL: Duration = Duration::from_secs(2);
+use crate::watch::Reloading;
+
 /// Longest a TLS handshake may take.
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
@@ -84,16 +83,6 @@ impl TlsPaths {
             .into_iter()
             .flatten()
             .map(PathBuf::as_path)
-    }
-
-    /// Modification time and size of every file (`None` for one that cannot be read).
-    fn fingerprint(&self) -> Fingerprint {
-        self.files()
-            .map(|path| {
-                let meta = std::fs::metadata(path).ok()?;
-                Some((meta.modified().ok()?, meta.len()))
-            })
-            .collect()
     }
 
     /// Builds the rustls configuration the files describe, offering HTTP/2 by ALPN (gRPC
@@ -162,85 +151,14 @@ fn certificates(path: &Path, what: &'static str) -> Result<Vec<CertificateDer<'s
     Ok(found)
 }
 
-/// Modification time and size of each file, to notice a change.
-type Fingerprint = Vec<Option<(SystemTime, u64)>>;
+/// The TLS identity in use, read again when its files change.
+pub(crate) type TlsFiles = Reloading<rustls::ServerConfig, TlsError>;
 
-/// The TLS identity in use and where it comes from.
-#[derive(Debug)]
-pub(crate) struct TlsFiles {
-    paths: TlsPaths,
-    current: RwLock<(Arc<rustls::ServerConfig>, Fingerprint)>,
-}
-
-impl TlsFiles {
-    /// Reads the files once; the server does not start without a working identity.
-    pub(crate) fn load(paths: TlsPaths) -> Result<Arc<Self>, TlsError> {
-        let stamp = paths.fingerprint();
-        let config = Arc::new(paths.load()?);
-        Ok(Arc::new(Self {
-            paths,
-            current: RwLock::new((config, stamp)),
-        }))
-    }
-
-    /// An acceptor with the current identity.
-    fn acceptor(&self) -> TlsAcceptor {
-        let current = self
-            .current
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        TlsAcceptor::from(Arc::clone(&current.0))
-    }
-
-    /// Reads the files again if they changed since they were last read. Returns whether a new
-    /// identity is in use.
-    pub(crate) fn reload_if_changed(&self) -> bool {
-        let stamp = self.paths.fingerprint();
-        {
-            let current = self
-                .current
-                .read()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if current.1 == stamp {
-                return false;
-            }
-        }
-        let loaded = self.paths.load();
-        let mut current = self
-            .current
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        // Remember the files as seen either way: a broken change is reported once, and the next
-        // change is tried again.
-        current.1 = stamp;
-        match loaded {
-            Ok(config) => {
-                current.0 = Arc::new(config);
-                tracing::info!(cert = %self.paths.cert.display(), "TLS certificate reloaded");
-                true
-            }
-            Err(err) => {
-                tracing::warn!(cause = %err, "TLS files changed but do not load; keeping the previous certificate");
-                false
-            }
-        }
-    }
-}
-
-/// Checks the files every [`POLL`] until `stop` fires.
-pub(crate) async fn watch(files: Arc<TlsFiles>, stop: CancellationToken) {
-    let mut tick = tokio::time::interval(POLL);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            () = stop.cancelled() => return,
-            _ = tick.tick() => {
-                let files = Arc::clone(&files);
-                // Reading files blocks: off the runtime's threads.
-                let _ = tokio::task::spawn_blocking(move || files.reload_if_changed()).await;
-            }
-        }
-    }
+/// Reads the files once (the server does not start without a working identity); the result is
+/// kept up to date by [`watch`](crate::watch::watch).
+pub(crate) fn load(paths: TlsPaths) -> Result<Arc<TlsFiles>, TlsError> {
+    let files: Vec<PathBuf> = paths.files().map(Path::to_path_buf).collect();
+    Reloading::new("TLS certificate", files, move || paths.load())
 }
 
 /// Runs a TLS handshake on every connection of `connections` (each in a task of its own, at most
@@ -265,7 +183,7 @@ pub(crate) fn accept(
                     None => return,
                 },
             };
-            let (acceptor, sender) = (files.acceptor(), sender.clone());
+            let (acceptor, sender) = (TlsAcceptor::from(files.current()), sender.clone());
             tokio::spawn(async move {
                 let peer = connection.peer_addr().ok();
                 match tokio::time::timeout(HANDSHAKE, acceptor.accept(connection)).await {

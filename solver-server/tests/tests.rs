@@ -1,5 +1,6 @@
 //! End-to-end tests: a real server on 127.0.0.1, driven by the generated client.
 
+mod auth;
 mod cancel;
 mod common;
 mod compression;

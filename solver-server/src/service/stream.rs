@@ -20,6 +20,7 @@ use tonic::metadata::MetadataMap;
 use tonic::{Request, Response, Status};
 use tracing::Instrument as _;
 
+use crate::auth::CaseSlots;
 use crate::config::Kind;
 use crate::errors::{Failure, StreamEnd};
 use crate::metrics::KindMetrics;
@@ -68,6 +69,8 @@ struct StreamCtx<E: Edge> {
     tx: mpsc::Sender<Result<E::Reply, Status>>,
     /// One permit per case that may be in flight.
     window: Semaphore,
+    /// The caller's token's case slots, shared by all its streams (with bearer tokens only).
+    token_cases: Option<Arc<Semaphore>>,
     limits: CaseLimits,
     /// The stream's share of the CPU.
     flow: FlowId,
@@ -97,6 +100,9 @@ impl<E: Edge> StreamCtx<E> {
         }
         let _ = self.tx.send(Ok(E::write(id, result, elapsed))).await;
         self.window.add_permits(1);
+        if let Some(token_cases) = &self.token_cases {
+            token_cases.add_permits(1);
+        }
     }
 
     /// Stops every search of the stream.
@@ -123,12 +129,17 @@ where
         .map_err(|_| E::end(StreamEnd::TooManyStreams(shared.config.max_streams)))?;
     let timeout = grpc_timeout(request.metadata());
     let peer = request.remote_addr();
+    let token_cases = request
+        .extensions()
+        .get::<CaseSlots>()
+        .map(|slots| Arc::clone(&slots.0));
     let window = shared.config.window;
     let (tx, rx) = mpsc::channel(window);
     let ctx = Arc::new(StreamCtx::<E> {
         shared: Arc::clone(shared),
         tx,
         window: Semaphore::new(window),
+        token_cases,
         limits: CaseLimits {
             cancelled: Arc::new(AtomicBool::new(false)),
             call_deadline: timeout.map(|t| Instant::now() + t),
@@ -218,6 +229,18 @@ where
             }
             slot = ctx.window.acquire() => slot.expect("the window is never closed"),
         };
+        // And a slot of the caller's token, when there are tokens: its streams share them.
+        let token_slot = match &ctx.token_cases {
+            Some(token_cases) => tokio::select! {
+                biased;
+                () = draining.cancelled() => {
+                    result = Some(StreamEnd::ShuttingDown);
+                    break;
+                }
+                slot = token_cases.acquire() => Some(slot.expect("token slots are never closed")),
+            },
+            None => None,
+        };
         let first = tokio::select! {
             biased;
             () = draining.cancelled() => {
@@ -232,6 +255,9 @@ where
             Some(Err(status)) => return Some(StreamEnd::BadFrame(status)),
             Some(Ok(request)) => {
                 slot.forget();
+                if let Some(token_slot) = token_slot {
+                    token_slot.forget();
+                }
                 batch.push(request);
             }
         }
@@ -240,6 +266,13 @@ where
         while batch.len() < max_batch {
             let Ok(slot) = ctx.window.try_acquire() else {
                 break;
+            };
+            let token_slot = match &ctx.token_cases {
+                Some(token_cases) => match token_cases.try_acquire() {
+                    Ok(token_slot) => Some(token_slot),
+                    Err(_) => break,
+                },
+                None => None,
             };
             match incoming.next().now_or_never() {
                 None => break,
@@ -250,6 +283,9 @@ where
                 Some(Some(Err(status))) => return Some(StreamEnd::BadFrame(status)),
                 Some(Some(Ok(request))) => {
                     slot.forget();
+                    if let Some(token_slot) = token_slot {
+                        token_slot.forget();
+                    }
                     batch.push(request);
                 }
             }

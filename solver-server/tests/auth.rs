@@ -1,0 +1,187 @@
+//! Bearer tokens: calls without a listed token end UNAUTHENTICATED while health checks stay
+//! open; a token holds at most its share of calls; a token removed from the file is refused
+//! from then on; a token's cases in flight are bounded without losing any.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use solver_proto::v2::solver_service_client::SolverServiceClient;
+use solver_proto::v2::{SlidingPuzzle, SolveRequest, solve_request, solve_response};
+use solver_server::Config;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+use tonic::{Code, Request, Status};
+use tonic_health::pb::HealthCheckRequest;
+use tonic_health::pb::health_client::HealthClient;
+
+use crate::common::{TestServer, config};
+
+/// Adds the caller's `authorization` header to every call.
+type Stamp = Box<dyn FnMut(Request<()>) -> Result<Request<()>, Status> + Send>;
+type Client = SolverServiceClient<InterceptedService<Channel, Stamp>>;
+
+fn tokens_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("auth");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let temp = path.with_extension("new");
+    std::fs::write(&temp, text).unwrap();
+    std::fs::rename(&temp, &path).unwrap();
+    path
+}
+
+async fn client(server: &TestServer, token: Option<&str>) -> Client {
+    let header: Option<tonic::metadata::MetadataValue<tonic::metadata::Ascii>> =
+        token.map(|t| format!("Bearer {t}").parse().unwrap());
+    let intercept: Stamp = Box::new(move |mut request: Request<()>| {
+        if let Some(header) = &header {
+            request
+                .metadata_mut()
+                .insert("authorization", header.clone());
+        }
+        Ok(request)
+    });
+    SolverServiceClient::with_interceptor(server.channel().await, intercept)
+}
+
+fn eight(id: &str) -> SolveRequest {
+    SolveRequest {
+        id: id.to_owned(),
+        puzzle: Some(solve_request::Puzzle::Sliding(SlidingPuzzle {
+            rows: 3,
+            cols: 3,
+            start: vec![1, 2, 3, 4, 5, 6, 7, 0, 8],
+            target: Vec::new(),
+        })),
+        ..SolveRequest::default()
+    }
+}
+
+fn auth_config(tokens: PathBuf) -> Config {
+    Config {
+        auth_tokens_file: Some(tokens),
+        max_streams_per_token: 2,
+        max_cases_per_token: 4,
+        ..config()
+    }
+}
+
+#[tokio::test]
+async fn calls_need_a_listed_token_but_health_does_not() {
+    let tokens = tokens_file("listed", "# test callers\nalpha\nbeta\n");
+    let server = TestServer::start(auth_config(tokens.clone())).await;
+    for token in [None, Some("gamma"), Some("")] {
+        let status = client(&server, token)
+            .await
+            .solve(eight("x"))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            status.code(),
+            Code::Unauthenticated,
+            "{token:?}: {status:?}"
+        );
+    }
+    client(&server, Some("alpha"))
+        .await
+        .solve(eight("a"))
+        .await
+        .expect("alpha is listed");
+    HealthClient::new(server.channel().await)
+        .check(HealthCheckRequest::default())
+        .await
+        .expect("health needs no token");
+
+    // Revoked by editing the file: refused from the next call on.
+    tokens_file("listed", "beta\n");
+    let mut waited = Duration::ZERO;
+    while client(&server, Some("alpha"))
+        .await
+        .solve(eight("a"))
+        .await
+        .is_ok()
+    {
+        assert!(waited < Duration::from_secs(15), "alpha was never revoked");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        waited += Duration::from_millis(200);
+    }
+    client(&server, Some("beta"))
+        .await
+        .solve(eight("b"))
+        .await
+        .expect("beta stays");
+}
+
+#[tokio::test]
+async fn a_token_holds_at_most_its_share_of_calls_and_cases() {
+    let tokens = tokens_file("limits", "alpha\nbeta\n");
+    let server = TestServer::start(auth_config(tokens)).await;
+    // Two open streams of alpha: its limit.
+    let mut open = Vec::new();
+    for _ in 0..2 {
+        let (tx, rx) = mpsc::channel::<SolveRequest>(1);
+        let stream = client(&server, Some("alpha"))
+            .await
+            .solve_stream(ReceiverStream::new(rx))
+            .await
+            .expect("within the limit");
+        open.push((tx, stream));
+    }
+    let status = client(&server, Some("alpha"))
+        .await
+        .solve(eight("c"))
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    client(&server, Some("beta"))
+        .await
+        .solve(eight("d"))
+        .await
+        .expect("beta is not held up");
+
+    // Closing them frees alpha's slots; then 50 cases on one stream with 4 case slots: all
+    // answered.
+    drop(open);
+    let mut waited = Duration::ZERO;
+    let mut alpha = loop {
+        let mut alpha = client(&server, Some("alpha")).await;
+        if alpha.solve(eight("e")).await.is_ok() {
+            break alpha;
+        }
+        assert!(
+            waited < Duration::from_secs(5),
+            "alpha's slots were never freed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        waited += Duration::from_millis(50);
+    };
+    let requests: Vec<SolveRequest> = (0..50).map(|i| eight(&i.to_string())).collect();
+    let mut replies = alpha
+        .solve_stream(tokio_stream::iter(requests))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut answered = 0;
+    while let Some(reply) = replies.message().await.unwrap() {
+        assert!(matches!(
+            reply.outcome,
+            Some(solve_response::Outcome::Solution(_))
+        ));
+        answered += 1;
+    }
+    assert_eq!(answered, 50);
+}
+
+#[tokio::test]
+async fn a_missing_or_empty_tokens_file_stops_the_start() {
+    let empty = tokens_file("empty", "# nobody\n");
+    for path in [empty, PathBuf::from("/nonexistent/tokens")] {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let err = solver_server::serve(listener, auth_config(path.clone()), std::future::pending())
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains(&*path.to_string_lossy()), "{err}");
+    }
+}
