@@ -10,7 +10,8 @@
 #   - steps, rewinds and pauses a solution; solves 2×3 and 3×5 boards; moves tiles with the
 #     keyboard; reports a malformed and an unsolvable board;
 #   - no console error, failed request or request to anywhere but the server.
-# Before that, when npm is there: the committed bundle (web/dist) is what web/ builds.
+# Before that, when npm is there: the committed generated code (web/src/gen) and bundle (web/dist)
+# are what web/ generates and builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,7 +34,13 @@ if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/requirements" 2>/dev/null)" !=
 fi
 
 if command -v npm >/dev/null; then
-    (cd web && npm ci --silent --no-audit --no-fund && npm run --silent check && npm run --silent check-dist)
+    # Generated code from proto/solver/v2 as committed, types checked, bundle as committed.
+    (cd web && npm ci --silent --no-audit --no-fund && npm run --silent generate \
+        && npm run --silent check && npm run --silent check-dist)
+    if ! git diff --quiet -- web/src/gen; then
+        echo "web/src/gen is stale: run \`npm run generate\` in web/ and commit it" >&2
+        exit 1
+    fi
 else
     echo "no npm here: web/dist not compared with its sources"
 fi
