@@ -47,7 +47,7 @@ pub use auth::AuthError;
 pub use config::{Config, FlagError, Kind, WarmUp, parse_duration};
 pub use data::{BuildEvent, DataDir, DataError, Stored};
 pub use errors::ServeError;
-pub use probe::{ProbeError, check_health};
+pub use probe::{ProbeError, ProbeTls, check_health, check_health_with};
 pub use server::serve;
 pub use tls::{TlsError, TlsPaths};
 /// A server's health, as `grpc.health.v1` reports it ([`check_health`]).

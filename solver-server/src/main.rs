@@ -53,6 +53,18 @@ enum Command {
         /// How long to wait for the answer.
         #[arg(long, default_value = "2s", value_parser = solver_server::parse_duration)]
         timeout: Duration,
+        /// TLS: CA certificates (PEM) to trust (implies TLS for a `host:port` address).
+        #[arg(long, value_name = "PEM")]
+        tls_ca: Option<PathBuf>,
+        /// TLS: a client certificate (PEM), for a server with mutual TLS; with `--tls-key`.
+        #[arg(long, value_name = "PEM", requires = "tls_key")]
+        tls_cert: Option<PathBuf>,
+        /// TLS: the client certificate's key (PEM).
+        #[arg(long, value_name = "PEM", requires = "tls_cert")]
+        tls_key: Option<PathBuf>,
+        /// TLS: the name the server's certificate must carry, when not the address's host.
+        #[arg(long, value_name = "NAME")]
+        tls_domain: Option<String>,
     },
     /// Build every 15-puzzle pattern database set the data directory lacks (the 7-8 set takes
     /// minutes on every core and about 2 GB of memory; the others seconds) and store them there,
@@ -82,9 +94,21 @@ fn main() -> ExitCode {
             rt.shutdown_timeout(Duration::from_millis(100));
             result
         }),
-        Some(Command::Health { addr, timeout }) => {
+        Some(Command::Health {
+            addr,
+            timeout,
+            tls_ca,
+            tls_cert,
+            tls_key,
+            tls_domain,
+        }) => {
+            let tls = solver_server::ProbeTls {
+                ca: tls_ca,
+                identity: tls_cert.zip(tls_key),
+                domain: tls_domain,
+            };
             return runtime().map_or(ExitCode::FAILURE, |rt| {
-                match rt.block_on(solver_server::check_health(&addr, timeout)) {
+                match rt.block_on(solver_server::check_health_with(&addr, timeout, &tls)) {
                     Ok(status) => {
                         println!("{}", status.as_str_name());
                         if status == solver_server::ServingStatus::Serving {

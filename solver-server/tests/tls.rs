@@ -8,7 +8,7 @@ use std::time::Duration;
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
 use solver_proto::v2::solver_service_client::SolverServiceClient;
 use solver_proto::v2::{SlidingPuzzle, SolveRequest, solve_request};
-use solver_server::Config;
+use solver_server::{Config, ProbeTls, ServingStatus, check_health_with};
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
 
 use crate::common::{TestServer, config};
@@ -137,6 +137,16 @@ async fn tls_clients_are_served_and_plaintext_ones_are_not() {
     // A client that does not trust the server's CA is refused by itself.
     let other = Ca::new("other CA");
     assert!(solve(&server, &other.pem(), None).await.is_err());
+
+    // The health command of the image, over TLS.
+    write(&dir.join("ca.pem"), &ca.pem());
+    let tls = ProbeTls {
+        ca: Some(dir.join("ca.pem")),
+        domain: Some("localhost".to_owned()),
+        ..ProbeTls::default()
+    };
+    let status = check_health_with(&server.addr.to_string(), Duration::from_secs(5), &tls).await;
+    assert_eq!(status.unwrap(), ServingStatus::Serving);
 }
 
 #[tokio::test]
@@ -159,9 +169,29 @@ async fn mutual_tls_wants_a_certificate_from_the_client_ca() {
         solve(&server, &ca.pem(), Some(stranger)).await.is_err(),
         "served a stranger"
     );
-    solve(&server, &ca.pem(), Some(clients.sign(&["client"])))
+    let client = clients.sign(&["client"]);
+    solve(&server, &ca.pem(), Some(client.clone()))
         .await
         .expect("a client with a certificate of the client CA is served");
+
+    // The health command with the client's certificate (a probe inside the pod).
+    write(&dir.join("ca.pem"), &ca.pem());
+    write(&dir.join("client.pem"), &client.0);
+    write(&dir.join("client.key"), &client.1);
+    let mut tls = ProbeTls {
+        ca: Some(dir.join("ca.pem")),
+        domain: Some("localhost".to_owned()),
+        ..ProbeTls::default()
+    };
+    let addr = server.addr.to_string();
+    assert!(
+        check_health_with(&addr, Duration::from_secs(5), &tls)
+            .await
+            .is_err()
+    );
+    tls.identity = Some((dir.join("client.pem"), dir.join("client.key")));
+    let status = check_health_with(&addr, Duration::from_secs(5), &tls).await;
+    assert_eq!(status.unwrap(), ServingStatus::Serving);
 }
 
 #[tokio::test]
