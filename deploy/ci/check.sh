@@ -91,6 +91,14 @@ for version in 1.33.0 1.37.0; do
     timeout 120 kubernetes-validate --strict --kubernetes-version "$version" "$WORK/rendered.yaml" \
         || die "kubernetes-validate --strict -k $version"
 done
+# The TLS variant (deploy/k8s-tls: the same resources, TLS from a Secret, exec probes over TLS).
+say "kubectl kustomize deploy/k8s-tls"
+timeout 60 kubectl kustomize deploy/k8s-tls >"$WORK/rendered-tls.yaml" || die "kubectl kustomize deploy/k8s-tls"
+timeout 120 kubernetes-validate --strict --kubernetes-version 1.37.0 "$WORK/rendered-tls.yaml" \
+    || die "kubernetes-validate --strict deploy/k8s-tls"
+if ! grep -q "SOLVER_TLS_CERT" "$WORK/rendered-tls.yaml" || grep -q "grpc:" "$WORK/rendered-tls.yaml"; then
+    die "deploy/k8s-tls: TLS settings missing or a native gRPC probe left (it cannot speak TLS)"
+fi
 say "manifest promises"
 timeout 60 "$PY" deploy/ci/manifests.py "$WORK/rendered.yaml" "$WORK/server.env" "$WORK/vars" \
     || die "deploy/ci/manifests.py"
