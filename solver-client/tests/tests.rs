@@ -1,8 +1,10 @@
 //! End-to-end tests of the `solver-client` binary: judge samples, malformed input, a separately
 //! started server, and the human mode. Every test runs the real binary.
 
+mod cli;
 mod cluster;
 mod databases;
+mod fake;
 mod human;
 mod load;
 mod logs;

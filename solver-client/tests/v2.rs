@@ -405,7 +405,9 @@ fn over_the_wire_to_a_running_server() {
     let (output, _, stderr) = call(&["--server", &url, "hint", "12345678x"]);
     assert_eq!(output.status.code(), Some(3));
     assert!(
-        stderr.contains(&format!("solver-client: connecting to the solver server at {url}")),
+        stderr.contains(&format!(
+            "solver-client: connecting to the solver server at {url}"
+        )),
         "{stderr}"
     );
 }

@@ -1,0 +1,209 @@
+//! The command-line conventions, through the binary: exit codes (documented in `--help`), shell
+//! completions, the man page, and what `--token`, `--gzip` and `--timeout` put on the wire.
+
+use crate::fake::Fake;
+use crate::server::Server;
+use crate::util::{client, fixture, run, run_with, text};
+
+/// The 80-move 15-puzzle board: far more than a second of search with any database set here.
+const HARD: &str = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+
+#[test]
+fn exit_codes_are_distinct_and_documented() {
+    let output = run(&["--help"], b"");
+    let (stdout, _) = text(&output);
+    assert!(output.status.success());
+    assert!(
+        stdout.contains(
+            "Exit status: 0 every case answered; 1 some case had an error (bad input, or a case \
+             the service could not answer); 2 usage error; 3 the service could not be reached or \
+             refused us"
+        ),
+        "{stdout}"
+    );
+    // 0: every case answered.
+    let output = run(&["solve", "eight", "1 2 3 4 5 6 7 x 8"], b"");
+    assert_eq!(output.status.code(), Some(0));
+    // 1: a case with an error, the others answered.
+    let output = run(
+        &["solve", "eight", "1 2 3 4 5 6 7 x 8", "1 2 3 4 5 6 7 8 8"],
+        b"",
+    );
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_eq!(stdout, "case 1: 1 move: r\n");
+    // 2: usage.
+    let output = run(&["solve", "eight", "--no-such-flag"], b"");
+    assert_eq!(output.status.code(), Some(2));
+    let output = run(&["--timeout", "soon", "solve", "eight", "12345678x"], b"");
+    let (_, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--timeout"), "{stderr}");
+    // 3: refused (UNAUTHENTICATED, PERMISSION_DENIED), for a run and for a single call.
+    for code in [tonic::Code::Unauthenticated, tonic::Code::PermissionDenied] {
+        let fake = Fake::start(code, "no entry");
+        let url = fake.url();
+        let output = run(&["judge", "hdu1043", "--server", &url], b"12345678x\n");
+        let (stdout, stderr) = text(&output);
+        assert_eq!(
+            (output.status.code(), stdout.as_str()),
+            (Some(3), ""),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains(&format!(
+                "the service at {url} refused the stream: {code:?}: no entry"
+            )),
+            "{stderr}"
+        );
+        let output = run(&["hint", "12345678x", "--server", &url], b"");
+        let (_, stderr) = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{stderr}");
+        assert!(stderr.contains("no entry"), "{stderr}");
+        let output = run(&["hint", "12345678x", "--server", &url, "--json"], b"");
+        let (stdout, _) = text(&output);
+        assert_eq!(output.status.code(), Some(3));
+        assert!(stdout.contains("\"message\":\"no entry\""), "{stdout}");
+    }
+}
+
+#[test]
+fn completions_and_man_page() {
+    for (shell, mark) in [
+        ("bash", "complete -F _solver__client"),
+        ("zsh", "#compdef solver-client"),
+        ("fish", "complete -c solver-client"),
+    ] {
+        let output = run(&["completions", shell], b"");
+        let (stdout, stderr) = text(&output);
+        assert!(output.status.success(), "{shell}: {stderr}");
+        assert!(stdout.contains(mark), "{shell}: {stdout}");
+        assert!(stdout.contains("tls-ca"), "{shell}");
+    }
+    let output = run(&["completions", "tcsh"], b"");
+    assert_eq!(output.status.code(), Some(2));
+    let output = run(&["man"], b"");
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.starts_with(".ie \\n(.g .ds Aq"), "{stdout}");
+    assert!(stdout.contains(".TH solver-client"), "{stdout}");
+    for flag in ["timeout", "token", "gzip", "tls\\-ca", "Exit status"] {
+        assert!(stdout.contains(flag), "{flag}: {stdout}");
+    }
+}
+
+#[test]
+fn token_gzip_and_timeout_go_on_every_call() {
+    let fake = Fake::start(tonic::Code::Unauthenticated, "bad token");
+    let url = fake.url();
+    let output = run(
+        &[
+            "solve",
+            "eight",
+            "12345678x",
+            "--server",
+            &url,
+            "--token",
+            "s3cret",
+            "--gzip",
+            "--timeout",
+            "2s",
+        ],
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(3));
+    // From the environment, on a unary call.
+    let mut command = client(&["hint", "12345678x", "--server", &url]);
+    command.env("SOLVER_TOKEN", "from-env");
+    let output = run_with(command, b"");
+    assert_eq!(output.status.code(), Some(3));
+    // Neither: no header.
+    let output = run(&["verify", "12345678x", "l", "--server", &url], b"");
+    assert_eq!(output.status.code(), Some(3));
+
+    let calls = fake.calls();
+    assert_eq!(calls.len(), 3, "{calls:?}");
+    let (path, headers) = &calls[0];
+    assert_eq!(path, "/solver.v2.SolverService/SolveStream");
+    assert_eq!(headers["authorization"], "Bearer s3cret");
+    assert_eq!(headers["grpc-encoding"], "gzip");
+    assert!(
+        headers["grpc-accept-encoding"]
+            .to_str()
+            .unwrap()
+            .contains("gzip")
+    );
+    let timeout = headers["grpc-timeout"].to_str().unwrap();
+    assert!(
+        timeout.ends_with('m') || timeout.ends_with('u'),
+        "{timeout}"
+    );
+    let (path, headers) = &calls[1];
+    assert_eq!(path, "/solver.v2.SolverService/Hint");
+    assert_eq!(headers["authorization"], "Bearer from-env");
+    assert!(!headers.contains_key("grpc-encoding"));
+    assert!(!headers.contains_key("grpc-timeout"));
+    let (path, headers) = &calls[2];
+    assert_eq!(path, "/solver.v2.SolverService/Verify");
+    assert!(!headers.contains_key("authorization"));
+
+    // A token that cannot be a header value is refused before anything is sent.
+    let output = run(
+        &["hint", "12345678x", "--server", &url, "--token", "a b"],
+        b"",
+    );
+    let (_, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr.contains("--token: a token must be visible ASCII"),
+        "{stderr}"
+    );
+    assert_eq!(fake.calls().len(), 3);
+}
+
+#[test]
+fn gzip_against_the_real_server() {
+    let server = Server::start();
+    let url = server.url();
+    let output = run(
+        &["judge", "hdu3567", "--server", &url, "--gzip"],
+        &fixture("hdu3567.in"),
+    );
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(stdout.as_bytes(), fixture("hdu3567.out"));
+    let output = run(&["hint", "12345678x", "--server", &url, "--gzip"], b"");
+    assert!(output.status.success());
+}
+
+#[test]
+fn a_case_past_the_timeout_is_reported_and_the_others_answered() {
+    // The hard board first: the easy one's answer waits for its turn, and is still printed.
+    let output = run(
+        &[
+            "solve",
+            "fifteen",
+            HARD,
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+            "--timeout",
+            "300ms",
+            "--json",
+        ],
+        b"",
+    );
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    let late: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(late["case"], 1);
+    assert!(
+        late["error"].as_str().unwrap().contains("deadline"),
+        "{late}"
+    );
+    let answered: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    assert_eq!(
+        (answered["case"].clone(), answered["moves"].clone()),
+        (2.into(), "r".into())
+    );
+}
