@@ -269,6 +269,11 @@ pub struct Config {
     )]
     pub cors_allowed_origins: crate::web::AllowedOrigins,
 
+    /// Serve the page at `/` (a board, scrambles, hints and solutions played back, through
+    /// gRPC-Web) on the gRPC port; `false` leaves `/` to gRPC alone.
+    #[arg(long, env = "SOLVER_WEB_PAGE", default_value_t = true, action = clap::ArgAction::Set)]
+    pub web_page: bool,
+
     /// Close each connection gracefully after this long (e.g. `5m`) so clients reconnect and
     /// spread over replicas; `off` keeps connections for ever.
     #[arg(long, env = "SOLVER_MAX_CONNECTION_AGE", default_value = "5m", value_parser = parse_optional_duration)]

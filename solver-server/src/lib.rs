@@ -35,6 +35,7 @@ mod engine;
 mod errors;
 mod http;
 mod metrics;
+mod page;
 mod probe;
 mod scheduler;
 mod server;

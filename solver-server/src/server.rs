@@ -28,6 +28,7 @@ use crate::engine;
 use crate::errors::ServeError;
 use crate::http::{self, Http2Limits};
 use crate::metrics::{self, Metrics};
+use crate::page::PageLayer;
 use crate::pb;
 use crate::pb::solver_server::SolverServer;
 use crate::scheduler::{JobError, Scheduler, run_paced};
@@ -157,9 +158,11 @@ pub async fn serve(
     if let Some(age) = config.max_connection_age {
         builder = builder.max_connection_age(age);
     }
-    // HTTP/1.1 too, for gRPC-Web from browsers (see `web`).
+    // HTTP/1.1 too, for gRPC-Web from browsers (see `web`). The page at `/`, when on, is
+    // answered in front of everything else (see `page`).
     let mut builder = builder
         .accept_http1(true)
+        .layer(PageLayer::new(config.web_page))
         .layer(web::layers(&config.cors_allowed_origins));
     let mut routes = RoutesBuilder::default();
     routes

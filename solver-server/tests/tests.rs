@@ -6,6 +6,7 @@ mod common;
 mod compression;
 mod fairness;
 mod lifecycle;
+mod page;
 mod shapes;
 mod streams;
 mod tls;
