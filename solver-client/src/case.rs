@@ -1,6 +1,7 @@
 //! The cases of a run: validated queries read from the input, and the answers that come back.
 
 use solver_core::solitaire::{Position, Step};
+use solver_core::tiles::grid_board::GridBoard;
 use solver_core::{Board3, Board4, Move};
 
 use crate::read_error::ReadError;
@@ -24,7 +25,44 @@ pub(crate) enum Query {
     },
     /// Two Solitaire positions and the move limit.
     Solitaire(Pair),
+    /// A board of any shape from 2×2 to 8×8, its target (same shape) and how good an answer
+    /// must be.
+    Sliding {
+        /// The start board.
+        start: GridBoard,
+        /// The target (the standard goal unless `--target`).
+        target: GridBoard,
+        /// The longest answer accepted, as a multiple of the optimum (1: optimal).
+        max_ratio: MaxRatio,
+    },
 }
+
+/// `--max-ratio`: a finite number of at least 1, compared by value (so queries stay `Eq`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MaxRatio(f64);
+
+impl MaxRatio {
+    /// An optimal answer.
+    pub(crate) const OPTIMAL: Self = Self(1.0);
+
+    /// `ratio`, if it is a finite number of at least 1.
+    pub(crate) fn new(ratio: f64) -> Option<Self> {
+        (ratio.is_finite() && ratio >= 1.0).then_some(Self(ratio))
+    }
+
+    /// The ratio.
+    pub(crate) fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl PartialEq for MaxRatio {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+
+impl Eq for MaxRatio {}
 
 /// One Solitaire question: from `start`, reach `end` within `max_moves`?
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,8 +110,16 @@ impl Input {
 /// The service's answer to one query, already checked against the query.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Answer {
-    /// A sliding-tile solution (replayed by the client: it reaches the target).
+    /// A sliding-tile solution (replayed by the client: it reaches the target), optimal.
     Moves(Vec<Move>),
+    /// A sliding-tile solution that reaches the target but may be longer than the optimum, which
+    /// the service proved to be at least `lower_bound` (only asked for with `--max-ratio`).
+    Bounded {
+        /// The moves.
+        moves: Vec<Move>,
+        /// A proven lower bound on the optimal length, below `moves.len()`.
+        lower_bound: u32,
+    },
     /// The sliding-tile target cannot be reached.
     Unsolvable,
     /// A Solitaire end reachable in these moves (replayed by the client: they reach the end).

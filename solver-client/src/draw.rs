@@ -4,6 +4,7 @@
 use std::io::{self, Write as _};
 
 use solver_core::solitaire::{Position, Step};
+use solver_core::tiles::grid_board::GridBoard;
 use solver_core::{Board, Move};
 
 use crate::output::Output;
@@ -34,6 +35,38 @@ pub(crate) fn show_boards<const W: usize>(
         write_board(out, &board)?;
     }
     writeln!(out)
+}
+
+/// Prints `start`, a board of any shape, and the board after each move.
+pub(crate) fn show_grid(out: &mut Output, start: &GridBoard, moves: &[Move]) -> io::Result<()> {
+    writeln!(out, "\nstart:")?;
+    write_grid(out, start)?;
+    let mut board = start.clone();
+    for (i, &mv) in moves.iter().enumerate() {
+        board = board.apply(mv).unwrap_or(board);
+        writeln!(out, "\n{}. {} ({}):", i + 1, mv.letter(), direction(mv))?;
+        write_grid(out, &board)?;
+    }
+    writeln!(out)
+}
+
+/// Draws a board of any shape, one row per line, `.` for the blank, columns aligned.
+fn write_grid(out: &mut Output, board: &GridBoard) -> io::Result<()> {
+    let width = (board.cells().len() - 1).to_string().len();
+    for row in board.cells().chunks(board.grid().cols()) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|&t| {
+                if t == 0 {
+                    format!("{:>width$}", ".")
+                } else {
+                    format!("{t:>width$}")
+                }
+            })
+            .collect();
+        writeln!(out, "  {}", cells.join(" "))?;
+    }
+    Ok(())
 }
 
 /// What a move does, for a person (`blank down`).

@@ -41,6 +41,14 @@ pub(crate) enum ReadError {
     /// Tiles that are not a board.
     #[error(transparent)]
     Board(#[from] BoardError),
+    /// A token that is not a tile number (quoted), in a board of any shape.
+    #[error("token {index} ({token}) is not a tile: expected a number, or 0 or x for the blank")]
+    NotATile {
+        /// 1-based token of the board.
+        index: usize,
+        /// The token, quoted.
+        token: String,
+    },
     /// A token that is not a packed 3×3 board (quoted).
     #[error("{0} is not a board: expected 9 tiles, or 9 characters packed like 12345678x")]
     NotPacked(String),

@@ -6,6 +6,7 @@
 //! that case's [`ReplyError`], never printed as an answer.
 
 use solver_core::solitaire::{self, IllegalStep, Position, PositionError, Square, Step};
+use solver_core::tiles::grid_board::GridBoard;
 use solver_core::{Board, MoveParseError, ReplayError, parse_moves};
 use solver_proto::tonic_types::{self, RpcStatusExt as _};
 use solver_proto::v2 as pb;
@@ -44,6 +45,14 @@ pub(crate) enum ReplyError {
     /// Legal sliding moves that end elsewhere.
     #[error("the service's moves {0:?} do not reach the target")]
     MissesTarget(String),
+    /// A lower bound above the length of the answer it bounds.
+    #[error("the service's lower bound {lower_bound} exceeds its answer's {length} moves")]
+    BadBound {
+        /// The bound sent.
+        lower_bound: u32,
+        /// Moves sent.
+        length: usize,
+    },
     /// "Unsolvable" for boards the parity rule says can meet.
     #[error("the service says unsolvable, but the parities agree")]
     FalseUnsolvable,
@@ -87,6 +96,19 @@ pub(crate) fn request(id: usize, query: &Query) -> pb::SolveRequest {
             cells(start.cells()),
             (*target != Board::goal()).then(|| cells(target.cells())),
         ),
+        Query::Sliding { start, target, .. } => {
+            let grid = start.grid();
+            solve_request::Puzzle::Sliding(pb::SlidingPuzzle {
+                rows: grid.rows() as u32,
+                cols: grid.cols() as u32,
+                start: cells(start.cells()),
+                target: if *target == GridBoard::goal(grid) {
+                    Vec::new()
+                } else {
+                    cells(target.cells())
+                },
+            })
+        }
         Query::Solitaire(pair) => {
             let squares = |position: &Position| {
                 position
@@ -105,9 +127,17 @@ pub(crate) fn request(id: usize, query: &Query) -> pb::SolveRequest {
             })
         }
     };
+    // Only a ratio above 1 is sent: absent means optimal.
+    let quality = match query {
+        Query::Sliding { max_ratio, .. } if max_ratio.get() > 1.0 => Some(pb::Quality {
+            max_ratio: max_ratio.get(),
+        }),
+        _ => None,
+    };
     pb::SolveRequest {
         id: id.to_string(),
         puzzle: Some(puzzle),
+        quality,
         ..pb::SolveRequest::default()
     }
 }
@@ -127,7 +157,7 @@ pub(crate) fn answer(query: &Query, response: pb::SolveResponse) -> Result<Answe
     match response.outcome {
         Some(Outcome::Solution(pb::Solution {
             kind: Some(solution::Kind::Sliding(solution)),
-        })) => sliding_answer(query, &solution.moves),
+        })) => sliding_answer(query, &solution.moves, solution.lower_bound),
         Some(Outcome::Solution(pb::Solution {
             kind: Some(solution::Kind::Solitaire(solution)),
         })) => {
@@ -143,6 +173,7 @@ pub(crate) fn answer(query: &Query, response: pb::SolveResponse) -> Result<Answe
             let reachable = match query {
                 Query::Eight { start, target } => start.can_reach(target),
                 Query::Fifteen { start, target } => start.can_reach(target),
+                Query::Sliding { start, target, .. } => start.can_reach(target),
                 Query::Solitaire(_) => return Err(ReplyError::WrongKind),
             };
             if reachable {
@@ -159,12 +190,37 @@ pub(crate) fn answer(query: &Query, response: pb::SolveResponse) -> Result<Answe
     }
 }
 
-/// A sliding solution, replayed: it must reach the target.
-fn sliding_answer(query: &Query, letters: &str) -> Result<Answer, ReplyError> {
+/// A sliding solution, replayed: it must reach the target. For a board of any shape asked with a
+/// ratio above 1, an answer whose proven `lower_bound` is below its length is
+/// [`Answer::Bounded`].
+fn sliding_answer(query: &Query, letters: &str, lower_bound: u32) -> Result<Answer, ReplyError> {
     let moves = parse_moves(letters).map_err(ReplyError::MoveString)?;
     let reached = match query {
         Query::Eight { start, target } => start.replay(&moves).map(|end| end == *target),
         Query::Fifteen { start, target } => start.replay(&moves).map(|end| end == *target),
+        Query::Sliding {
+            start,
+            target,
+            max_ratio,
+        } => {
+            if lower_bound as usize > moves.len() {
+                return Err(ReplyError::BadBound {
+                    lower_bound,
+                    length: moves.len(),
+                });
+            }
+            match start.replay(&moves) {
+                // An answer to an optimal request is optimal, whatever bound came with it.
+                Ok(end)
+                    if end == *target
+                        && max_ratio.get() > 1.0
+                        && (lower_bound as usize) < moves.len() =>
+                {
+                    return Ok(Answer::Bounded { moves, lower_bound });
+                }
+                reached => reached.map(|end| end == *target),
+            }
+        }
         Query::Solitaire(_) => return Err(ReplyError::WrongKind),
     };
     match reached {

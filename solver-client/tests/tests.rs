@@ -14,6 +14,7 @@ mod random;
 mod remote;
 mod samples;
 mod server;
+mod sliding;
 mod tls;
 mod util;
 mod v2;

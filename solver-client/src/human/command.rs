@@ -5,12 +5,20 @@ use std::io::{self, IsTerminal as _, Read as _};
 use anyhow::{Context as _, bail};
 use clap::Subcommand;
 use solver_core::solitaire::DEFAULT_MAX_MOVES;
+use solver_core::tiles::grid::Grid;
 use solver_server::Kind;
 
 use super::printer::Printer;
+use super::sliding;
 use super::view::View;
-use crate::case::{Case, Query};
+use crate::case::{Case, MaxRatio, Query};
 use crate::judge::{Format, eight, fifteen, solitaire};
+
+/// How `solve sliding` reads boards, for `--help`.
+const SLIDING_NOTE: &str = "Every rows × cols tiles make one board, whatever the lines; without \
+boards as arguments they are read from standard input the same way. Optimal answers for boards \
+other than 3×3 and 4×4 come from a search bounded by the server's node budget and time limit: \
+a large board may need --max-ratio (e.g. 1.5 for 5×5).";
 
 /// Where the boards come from, for `--help`.
 const STDIN_NOTE: &str = "Without boards as arguments, they are read from standard input: one per \
@@ -44,6 +52,28 @@ pub(crate) enum Puzzle {
         #[arg(value_name = "TILES")]
         boards: Vec<String>,
     },
+    /// Sliding boards of any shape from 2×2 to 8×8 (`--size RxC`): rows × cols tiles row by row
+    /// (`0` or `x` is the blank), solved optimally, or within `--max-ratio` of the optimum with
+    /// the optimum's proven lower bound.
+    #[command(after_help = SLIDING_NOTE)]
+    Sliding {
+        /// The shape, rows x columns (2..=8 each), e.g. `5x5` or `3x4`.
+        #[arg(long, value_name = "RxC", value_parser = sliding::parse_size)]
+        size: Grid,
+        /// The board to reach (default: tiles in order, the blank last), rows × cols tiles.
+        #[arg(long, value_name = "BOARD")]
+        target: Option<String>,
+        /// Accept an answer up to R times the optimal length (e.g. 1.2): large boards are then
+        /// answered fast, and the answer states the proven lower bound on the optimum. 1 (the
+        /// default) asks for an optimal answer; 3×3 and 4×4 answers are optimal anyway.
+        #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = sliding::parse_ratio)]
+        max_ratio: f64,
+        #[command(flatten)]
+        view: View,
+        /// Boards, every rows × cols tiles one board; none: read them from standard input.
+        #[arg(value_name = "TILES")]
+        boards: Vec<String>,
+    },
     /// Solitaire: the start and end positions, each `r1 c1 r2 c2 r3 c3 r4 c4` (rows and columns
     /// 1..8).
     #[command(
@@ -69,6 +99,11 @@ impl Puzzle {
             Puzzle::Eight { .. } => Kind::Eight,
             Puzzle::Fifteen { .. } => Kind::Fifteen,
             Puzzle::Solitaire { .. } => Kind::Solitaire,
+            Puzzle::Sliding { size, .. } => match (size.rows(), size.cols()) {
+                (3, 3) => Kind::Eight,
+                (4, 4) => Kind::Fifteen,
+                _ => Kind::Sliding,
+            },
         }
     }
 
@@ -119,6 +154,27 @@ impl Puzzle {
                     for case in &mut input.cases {
                         if let Ok(Query::Fifteen { target: t, .. }) = &mut case.query {
                             *t = target;
+                        }
+                    }
+                }
+                (input, view, from_stdin)
+            }
+            Puzzle::Sliding {
+                size,
+                target,
+                max_ratio,
+                view,
+                boards,
+            } => {
+                let (text, from_stdin) = boards_text(&boards)?;
+                let max_ratio = MaxRatio::new(max_ratio).unwrap_or(MaxRatio::OPTIMAL);
+                let mut input = sliding::parse(&text, size, max_ratio);
+                if let Some(text) = target {
+                    let goal = sliding::read_board(size, text.split_whitespace())
+                        .map_err(|e| anyhow::anyhow!("--target {text:?} ({size} board): {e}"))?;
+                    for case in &mut input.cases {
+                        if let Ok(Query::Sliding { target, .. }) = &mut case.query {
+                            *target = goal.clone();
                         }
                     }
                 }

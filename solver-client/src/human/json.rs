@@ -28,6 +28,19 @@ pub(super) fn value(number: usize, query: &Query, answer: &Answer) -> Value {
             sliding(&mut v, answer);
             v
         }
+        Query::Sliding { start, target, .. } => {
+            let grid = start.grid();
+            let mut v = json!({
+                "case": number,
+                "puzzle": "sliding",
+                "rows": grid.rows(),
+                "cols": grid.cols(),
+                "start": start.cells(),
+                "target": target.cells(),
+            });
+            sliding(&mut v, answer);
+            v
+        }
         Query::Solitaire(pair) => {
             let squares = |p: &Position| -> Vec<[u32; 2]> {
                 p.squares().iter().map(|s| [s.row(), s.col()]).collect()
@@ -60,12 +73,29 @@ pub(super) fn value(number: usize, query: &Query, answer: &Answer) -> Value {
     }
 }
 
+/// The answer's fields: `solvable`, and for a solution `length`, `moves` and, for boards of any
+/// shape, `optimal` and the proven `lower_bound` (with the `ratio` it bounds).
 fn sliding(v: &mut Value, answer: &Answer) {
+    let any_shape = v["puzzle"] == "sliding";
     match answer {
         Answer::Moves(moves) => {
             v["solvable"] = true.into();
             v["length"] = moves.len().into();
             v["moves"] = solver_core::format_moves(moves).into();
+            if any_shape {
+                v["optimal"] = true.into();
+                v["lower_bound"] = moves.len().into();
+            }
+        }
+        Answer::Bounded { moves, lower_bound } => {
+            v["solvable"] = true.into();
+            v["length"] = moves.len().into();
+            v["moves"] = solver_core::format_moves(moves).into();
+            v["optimal"] = false.into();
+            v["lower_bound"] = (*lower_bound).into();
+            if *lower_bound > 0 {
+                v["ratio"] = (moves.len() as f64 / f64::from(*lower_bound)).into();
+            }
         }
         _ => v["solvable"] = false.into(),
     }

@@ -9,6 +9,7 @@
 mod command;
 mod json;
 mod printer;
+mod sliding;
 mod text;
 mod view;
 

@@ -6,7 +6,7 @@ use std::io::{self, Write as _};
 use solver_core::Move;
 
 use crate::case::{Answer, Query};
-use crate::draw::{show_boards, show_solitaire, step_text};
+use crate::draw::{show_boards, show_grid, show_solitaire, step_text};
 use crate::output::Output;
 
 /// Writes the answer to `query`, each line after `prefix`; `show` draws the boards too.
@@ -28,6 +28,32 @@ pub(super) fn write(
             moves_line(out, prefix, moves)?;
             if show {
                 show_boards(out, start, moves)?;
+            }
+        }
+        (Query::Sliding { start, .. }, Answer::Moves(moves)) => {
+            moves_line(out, prefix, moves)?;
+            if show {
+                show_grid(out, start, moves)?;
+            }
+        }
+        (Query::Sliding { start, .. }, Answer::Bounded { moves, lower_bound }) => {
+            let ratio = if *lower_bound > 0 {
+                format!(
+                    ", so at most {:.3} times it",
+                    moves.len() as f64 / f64::from(*lower_bound)
+                )
+            } else {
+                String::new()
+            };
+            writeln!(
+                out,
+                "{prefix}{} move{} (not proven optimal: the optimum is at least {lower_bound}{ratio}): {}",
+                moves.len(),
+                plural(moves.len()),
+                solver_core::format_moves(moves)
+            )?;
+            if show {
+                show_grid(out, start, moves)?;
             }
         }
         (_, Answer::Unsolvable) => writeln!(

@@ -86,6 +86,11 @@ impl Format for Eight {
             Answer::Reachable(_) | Answer::Unreachable => {
                 return Err(RenderError::OtherKind("Solitaire"));
             }
+            Answer::Bounded { .. } => {
+                return Err(RenderError::Unprintable(
+                    "the service sent an answer not proven optimal",
+                ));
+            }
         }
         Ok(())
     }

@@ -54,6 +54,9 @@ impl Format for EightII {
                  HDU 3567 promises a solution, so there is nothing to print",
             )),
             Answer::Reachable(_) | Answer::Unreachable => Err(RenderError::OtherKind("Solitaire")),
+            Answer::Bounded { .. } => Err(RenderError::Unprintable(
+                "the service sent an answer not proven optimal",
+            )),
         }
     }
 }

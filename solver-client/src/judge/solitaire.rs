@@ -30,7 +30,7 @@ impl Format for Solitaire {
         match answer {
             Answer::Reachable(_) => out.write_all(b"YES\n")?,
             Answer::Unreachable => out.write_all(b"NO\n")?,
-            Answer::Moves(_) | Answer::Unsolvable => {
+            Answer::Moves(_) | Answer::Unsolvable | Answer::Bounded { .. } => {
                 return Err(RenderError::OtherKind("sliding-tile"));
             }
         }

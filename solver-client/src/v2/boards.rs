@@ -116,7 +116,9 @@ pub(super) fn parse_board(what: &str, text: &str) -> anyhow::Result<AnyBoard> {
         [case] => match &case.query {
             Ok(Query::Eight { start, .. }) => Ok(AnyBoard::Eight(*start)),
             Ok(Query::Fifteen { start, .. }) => Ok(AnyBoard::Fifteen(*start)),
-            Ok(Query::Solitaire(_)) => bail!("{what}: not a sliding board"),
+            Ok(Query::Solitaire(_) | Query::Sliding { .. }) => {
+                bail!("{what}: not a 3×3 or 4×4 board")
+            }
             Err(problem) => bail!("{what} {:?}: {problem}", shown(text)),
         },
         cases => bail!("{what}: one board expected, found {}", cases.len()),
