@@ -230,3 +230,68 @@ async fn bad_shapes_qualities_and_budgets_are_named() {
         .unwrap_err();
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
 }
+
+#[tokio::test]
+async fn hint_and_verify_take_every_shape() {
+    use solver_proto::v2::{HintRequest, VerifyRequest};
+    let server = TestServer::start(config()).await;
+    let mut client = server.client_v2().await;
+    let mut rng = Lcg::new(41);
+    for (rows, cols) in [(2, 3), (3, 2), (2, 4), (3, 4), (2, 5)] {
+        let grid = Grid::new(rows, cols).unwrap();
+        let target = shuffled(grid, &mut rng);
+        let mut start = target.clone();
+        for _ in 0..12 {
+            start = start.apply(Move::ALL[rng.below(4)]).unwrap_or(start);
+        }
+        let cells = |b: &GridBoard| b.cells().iter().map(|&c| u32::from(c)).collect::<Vec<_>>();
+        let dist = bfs::distances(target.clone(), 14);
+        let hint = client
+            .hint(HintRequest {
+                rows: rows as u32,
+                cols: cols as u32,
+                start: cells(&start),
+                target: cells(&target),
+                ..HintRequest::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(hint.distance, dist[&start], "{rows}x{cols}");
+        let legal = Move::ALL
+            .iter()
+            .filter(|&&m| start.apply(m).is_some())
+            .count();
+        assert_eq!(hint.moves.len(), legal);
+        for graded in &hint.moves {
+            let mv = parse_moves(&graded.direction).unwrap()[0];
+            let after = start.apply(mv).unwrap();
+            assert_eq!(graded.distance_after, dist[&after], "{rows}x{cols} {mv:?}");
+        }
+
+        // A player's detour: the optimal answer with a move and its reverse inserted.
+        let best = bfs::smallest_path(start.clone(), &dist).unwrap();
+        let mut played = format_moves(&best);
+        let wiggle = Move::ALL
+            .iter()
+            .find(|&&m| target.apply(m).is_some())
+            .copied()
+            .unwrap();
+        played.push_str(&format_moves(&[wiggle, wiggle.reverse()]));
+        let verdict = client
+            .verify(VerifyRequest {
+                rows: rows as u32,
+                cols: cols as u32,
+                start: cells(&start),
+                target: cells(&target),
+                moves: played,
+                ..VerifyRequest::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(verdict.legal && verdict.reaches_target, "{verdict:?}");
+        assert_eq!(verdict.optimal_length as usize, best.len());
+        assert_eq!(verdict.excess, 2);
+    }
+}

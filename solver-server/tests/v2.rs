@@ -237,7 +237,7 @@ async fn a_bad_field_is_invalid_argument_naming_it() {
     let status = client
         .hint(HintRequest {
             rows: 3,
-            cols: 4,
+            cols: 9,
             start: cells(&goal),
             ..HintRequest::default()
         })

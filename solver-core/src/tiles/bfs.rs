@@ -4,28 +4,9 @@
 //! any shape) and small radii on larger boards.
 
 use std::collections::{HashMap, VecDeque};
-use std::hash::Hash;
 
-use super::board::{Board, Move};
-use super::grid_board::GridBoard;
-
-/// A board the oracle can search: anything with the blank's four moves.
-pub trait Slide: Clone + Eq + Hash {
-    /// The board after `mv`, or `None` if the blank would leave the board.
-    fn slide(&self, mv: Move) -> Option<Self>;
-}
-
-impl<const W: usize> Slide for Board<W> {
-    fn slide(&self, mv: Move) -> Option<Self> {
-        self.apply(mv)
-    }
-}
-
-impl Slide for GridBoard {
-    fn slide(&self, mv: Move) -> Option<Self> {
-        self.apply(mv)
-    }
-}
+use super::board::Move;
+pub use super::slide::Slide;
 
 /// Exact distances to `target` of every board within `radius` moves of it (every board that can
 /// reach it, when `radius` is large enough: 181,440 for 3×3).

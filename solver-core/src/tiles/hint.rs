@@ -7,8 +7,9 @@
 //! and every move before it in `d < l < r < u` order is not (or the answer would start with
 //! it). Only the moves after it need a search of their own ([`Grades::unknown`]).
 
-use super::board::{Board, Move};
+use super::board::Move;
 use super::eight;
+use super::slide::Slide;
 use crate::Board3;
 
 /// One legal move and the optimal distance to the target after it.
@@ -32,12 +33,12 @@ pub struct Hint {
 /// The legal moves of a position graded from its optimal, lexicographically smallest answer:
 /// each with the board after it and its distance where the answer settles it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Grades<const W: usize> {
+pub struct Grades<B> {
     distance: u32,
-    moves: Vec<(Move, Board<W>, Option<u32>)>,
+    moves: Vec<(Move, B, Option<u32>)>,
 }
 
-impl<const W: usize> Grades<W> {
+impl<B: Slide> Grades<B> {
     /// Grades the legal moves from `start` given `answer`, its optimal and lexicographically
     /// smallest answer (empty when `start` is the target).
     ///
@@ -50,12 +51,12 @@ impl<const W: usize> Grades<W> {
     /// assert_eq!(grades.unknown().map(|(mv, _)| mv).collect::<Vec<_>>(), [Move::Up]);
     /// ```
     #[must_use]
-    pub fn from_answer(start: &Board<W>, answer: &[Move]) -> Self {
+    pub fn from_answer(start: &B, answer: &[Move]) -> Self {
         let distance = u32::try_from(answer.len()).expect("answers are short");
         let first = answer.first().copied();
         let moves = Move::ALL
             .iter()
-            .filter_map(|&mv| start.apply(mv).map(|board| (mv, board)))
+            .filter_map(|&mv| start.slide(mv).map(|board| (mv, board)))
             .map(|(mv, board)| {
                 let known = match first {
                     None => Some(1),
@@ -77,11 +78,11 @@ impl<const W: usize> Grades<W> {
 
     /// The moves whose distance the answer does not settle, and the board after each: search
     /// each of them and [`settle`](Self::settle) it.
-    pub fn unknown(&self) -> impl Iterator<Item = (Move, Board<W>)> + '_ {
+    pub fn unknown(&self) -> impl Iterator<Item = (Move, B)> + '_ {
         self.moves
             .iter()
             .filter(|(_, _, known)| known.is_none())
-            .map(|&(mv, board, _)| (mv, board))
+            .map(|(mv, board, _)| (*mv, board.clone()))
     }
 
     /// Records the optimal distance after `mv` (a legal move), found by a search.

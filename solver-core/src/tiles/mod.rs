@@ -18,6 +18,7 @@ mod neighbours;
 mod pdb;
 mod rank;
 pub mod scramble;
+pub mod slide;
 pub mod verify;
 
 pub use board::{

@@ -1,6 +1,7 @@
 //! Checking a player's moves: are they legal, do they reach the target, how far from optimal.
 
-use super::board::{Board, Move};
+use super::board::Move;
+use super::slide::Slide;
 
 /// The verdict on a sequence of moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,16 +34,19 @@ pub struct Verdict {
 /// assert_eq!(judged.first_illegal, Some(0));
 /// ```
 #[must_use]
-pub fn verdict<const W: usize>(
-    start: &Board<W>,
-    target: &Board<W>,
-    moves: &[Move],
-    optimal_length: usize,
-) -> Verdict {
-    let (first_illegal, reaches_target) = match start.replay(moves) {
-        Ok(end) => (None, end == *target),
-        Err(illegal) => (Some(illegal.index), false),
-    };
+pub fn verdict<B: Slide>(start: &B, target: &B, moves: &[Move], optimal_length: usize) -> Verdict {
+    let mut board = start.clone();
+    let mut first_illegal = None;
+    for (index, &mv) in moves.iter().enumerate() {
+        match board.slide(mv) {
+            Some(next) => board = next,
+            None => {
+                first_illegal = Some(index);
+                break;
+            }
+        }
+    }
+    let reaches_target = first_illegal.is_none() && board == *target;
     Verdict {
         legal: first_illegal.is_none(),
         first_illegal,

@@ -21,12 +21,14 @@ use crate::service::grid::GridAnswer;
 use crate::service::puzzle::{SlidingAnswer, SolitaireAnswer, Stats};
 
 /// A validated start and target of a served size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Boards {
     /// 3×3.
     Eight(Board3, Board3),
     /// 4×4.
     Fifteen(Board4, Board4),
+    /// Any other shape from 2×2 to 8×8.
+    Grid(GridBoard, GridBoard),
 }
 
 /// The side of a served board size (3 or 4); the error names `rows`, or `cols` when only the
@@ -45,7 +47,8 @@ pub(crate) fn size(rows: u32, cols: u32) -> Result<usize, Failure> {
                 field,
                 format!(
                     "{rows}x{cols} boards are not served by this call yet: rows and cols must be \
-                     3 and 3, or 4 and 4 (Solve takes every shape from 2x2 to 8x8)"
+                     3 and 3, or 4 and 4 (Solve, Hint and Verify take every shape from 2x2 to \
+                     8x8)"
                 ),
             ))
         }
@@ -111,21 +114,25 @@ fn quality(quality: Option<&pb::Quality>) -> Result<Quality, Failure> {
     }
 }
 
-/// Validates a sliding board's size, start and target (empty = the standard goal).
+/// Validates a sliding board's shape, start and target (empty = the standard goal).
 pub(crate) fn boards(
     rows: u32,
     cols: u32,
     start: &[u32],
     target: &[u32],
 ) -> Result<Boards, Failure> {
-    Ok(match size(rows, cols)? {
-        3 => {
+    Ok(match shape(rows, cols)? {
+        Shape::Eight => {
             let (start, target) = super::boards::<3>(start, target)?;
             Boards::Eight(start, target)
         }
-        _ => {
+        Shape::Fifteen => {
             let (start, target) = super::boards::<4>(start, target)?;
             Boards::Fifteen(start, target)
+        }
+        Shape::Other(grid) => {
+            let (start, target) = grid_boards(grid, start, target)?;
+            Boards::Grid(start, target)
         }
     })
 }
@@ -142,6 +149,7 @@ pub(crate) fn reachable(
     let can = match &boards {
         Boards::Eight(start, target) => start.can_reach(target),
         Boards::Fifteen(start, target) => start.can_reach(target),
+        Boards::Grid(start, target) => start.can_reach(target),
     };
     if can {
         Ok(boards)

@@ -47,7 +47,7 @@ pub(crate) struct GridWork {
 }
 
 /// The name searches report for the size-generic heuristic.
-const OPTIMAL_METHOD: &str = "ida-manhattan-lc";
+pub(crate) const OPTIMAL_METHOD: &str = "ida-manhattan-lc";
 
 impl Puzzle for Sliding {
     type Case = GridCase;

@@ -3,7 +3,9 @@
 //! check, so the call's node budget and deadline cover them all.
 
 use solver_core::fifteen::{FifteenError, SlicedSearch};
-use solver_core::{Board, Move, SearchStats, parse_moves};
+use solver_core::tiles::grid_board::GridBoard;
+use solver_core::tiles::grid_ida::{GridSearch, Slice as Found};
+use solver_core::{Board, Move, SearchStats, format_moves, parse_moves};
 
 use crate::cache::{Answer, CacheKey};
 use crate::engine;
@@ -22,20 +24,22 @@ pub(crate) struct Searches {
     stop: Option<CaseStop>,
     /// The 4×4 search under way.
     current: Option<SlicedSearch<'static>>,
+    /// The search of another shape under way.
+    current_grid: Option<GridSearch>,
     /// The work of the finished searches.
     done: SearchStats,
     /// How the last answer was found.
     method: &'static str,
 }
 
-/// Finds optimal answers of `W × W` boards, one slice at a time.
-pub(crate) trait Solve<const W: usize> {
+/// Finds optimal answers of boards of type `B`, one slice at a time.
+pub(crate) trait Solve<B> {
     /// The optimal, lexicographically smallest moves from `start` to `target` (which it must be
     /// able to reach): call again with the same boards while it is [`Progress::Pending`].
     fn optimal(
         &mut self,
-        start: &Board<W>,
-        target: &Board<W>,
+        start: &B,
+        target: &B,
         limits: &CaseLimits,
         shared: &Shared,
         slice: &Slice<'_>,
@@ -49,6 +53,7 @@ impl Searches {
             requested,
             stop: None,
             current: None,
+            current_grid: None,
             done: SearchStats::default(),
             method: "table",
         }
@@ -66,7 +71,7 @@ fn unreachable() -> Failure {
     }
 }
 
-impl Solve<3> for Searches {
+impl Solve<Board<3>> for Searches {
     /// A table look-up (the table is built on first use, in this slice).
     fn optimal(
         &mut self,
@@ -81,7 +86,7 @@ impl Solve<3> for Searches {
     }
 }
 
-impl Solve<4> for Searches {
+impl Solve<Board<4>> for Searches {
     fn optimal(
         &mut self,
         start: &Board<4>,
@@ -159,6 +164,57 @@ impl Searches {
                 Err(failure)
             }
         })
+    }
+}
+
+impl Solve<GridBoard> for Searches {
+    /// The size-generic IDA* in slices, its answers cached like `Solve`'s.
+    fn optimal(
+        &mut self,
+        start: &GridBoard,
+        target: &GridBoard,
+        limits: &CaseLimits,
+        shared: &Shared,
+        slice: &Slice<'_>,
+    ) -> Progress<Result<Vec<Move>, Failure>> {
+        let key = CacheKey::sliding(start, target);
+        let search = match &mut self.current_grid {
+            Some(search) => search,
+            empty => {
+                if let Some(Answer::Moves(moves)) = shared.cache.get(&key)
+                    && let Ok(moves) = parse_moves(&moves)
+                {
+                    self.method = "cache";
+                    return Progress::Done(Ok(moves));
+                }
+                let Some(search) = GridSearch::new(start, target) else {
+                    return Progress::Done(Err(unreachable()));
+                };
+                empty.insert(search)
+            }
+        };
+        let stop = self.stop.get_or_insert_with(|| limits.stop(self.requested));
+        let result = search.run(&stop.after(self.done.nodes), Some(slice.end));
+        let stats = search.stats();
+        match result {
+            Ok(Found::Suspended) => Progress::Pending,
+            Ok(Found::Found(moves)) => {
+                self.current_grid = None;
+                self.done.nodes += stats.nodes;
+                self.done.iterations += stats.iterations;
+                self.method = crate::service::grid::OPTIMAL_METHOD;
+                shared
+                    .cache
+                    .insert(key, Answer::Moves(format_moves(&moves).into()));
+                Progress::Done(Ok(moves))
+            }
+            Err(stopped) => {
+                self.current_grid = None;
+                let failure = limits.failure(stop, stopped, self.done.nodes);
+                self.done.nodes += stats.nodes;
+                Progress::Done(Err(failure))
+            }
+        }
     }
 }
 

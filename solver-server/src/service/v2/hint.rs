@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use solver_core::Board;
 use solver_core::tiles::hint::{Grades, Hint};
+use solver_core::tiles::slide::Slide;
 use solver_proto::v2 as pb;
 use tonic::Request;
 
@@ -27,8 +27,9 @@ pub(super) async fn hint(
     let budget = request.limits.map_or(0, |limits| limits.node_budget);
     let boards = convert::reachable(request.rows, request.cols, &request.start, &request.target)?;
     let (hint, stats) = match boards {
-        Boards::Eight(start, target) => call.run(grade::<3>(start, target, budget)).await,
-        Boards::Fifteen(start, target) => call.run(grade::<4>(start, target, budget)).await,
+        Boards::Eight(start, target) => call.run(grade(start, target, budget)).await,
+        Boards::Fifteen(start, target) => call.run(grade(start, target, budget)).await,
+        Boards::Grid(start, target) => call.run(grade(start, target, budget)).await,
     }?;
     Ok(convert::hint_response(
         &hint,
@@ -40,16 +41,16 @@ pub(super) async fn hint(
 type Step<T> = Progress<Result<T, Failure>>;
 
 /// The sliced work of a hint from `start` towards `target`.
-fn grade<const W: usize>(
-    start: Board<W>,
-    target: Board<W>,
+fn grade<B: Slide + Send + 'static>(
+    start: B,
+    target: B,
     budget: u64,
 ) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Step<(Hint, Stats)> + Send + 'static
 where
-    Searches: Solve<W>,
+    Searches: Solve<B>,
 {
     let mut searches = Searches::new(budget);
-    let mut grades: Option<Grades<W>> = None;
+    let mut grades: Option<Grades<B>> = None;
     move |limits, shared, slice| {
         let grades = match &mut grades {
             Some(grades) => grades,

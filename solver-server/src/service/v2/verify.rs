@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
+use solver_core::Move;
+use solver_core::tiles::slide::Slide;
 use solver_core::tiles::verify::{Verdict, verdict};
-use solver_core::{Board, Move};
 use solver_proto::v2 as pb;
 use tonic::Request;
 
@@ -26,8 +27,9 @@ pub(super) async fn verify(
     let boards = convert::reachable(request.rows, request.cols, &request.start, &request.target)?;
     let moves = convert::moves(&request.moves)?;
     let (verdict, stats) = match boards {
-        Boards::Eight(start, target) => call.run(judge::<3>(start, target, moves, budget)).await,
-        Boards::Fifteen(start, target) => call.run(judge::<4>(start, target, moves, budget)).await,
+        Boards::Eight(start, target) => call.run(judge(start, target, moves, budget)).await,
+        Boards::Fifteen(start, target) => call.run(judge(start, target, moves, budget)).await,
+        Boards::Grid(start, target) => call.run(judge(start, target, moves, budget)).await,
     }?;
     Ok(convert::verify_response(
         &verdict,
@@ -37,16 +39,16 @@ pub(super) async fn verify(
 }
 
 /// The sliced work of judging `moves` from `start` towards `target`.
-fn judge<const W: usize>(
-    start: Board<W>,
-    target: Board<W>,
+fn judge<B: Slide + Send + 'static>(
+    start: B,
+    target: B,
     moves: Vec<Move>,
     budget: u64,
 ) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(Verdict, Stats), Failure>>
 + Send
 + 'static
 where
-    Searches: Solve<W>,
+    Searches: Solve<B>,
 {
     let mut searches = Searches::new(budget);
     move |limits, shared, slice| match searches.optimal(&start, &target, limits, shared, slice) {
