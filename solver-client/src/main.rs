@@ -1,12 +1,15 @@
 //! Command-line client for the puzzle-solving service.
 //!
 //! `solver-client judge PROBLEM` speaks an online judge's format on stdin and stdout;
-//! `solver-client solve eight|fifteen|solitaire ...` answers boards given as arguments;
+//! `solver-client solve eight|fifteen|sliding|solitaire ...` answers boards given as arguments
+//! (`sliding`: any shape from 2×2 to 8×8, optimal or within `--max-ratio` with a proven bound);
 //! `solver-client hint`, `scramble` and `verify` call the `solver.v2` RPCs of those names for a
 //! person (or a script, with `--json`);
 //! `solver-client load` drives a server with concurrent streams and reports latency;
 //! `solver-client databases build|status` builds and lists the stored pattern databases. All talk
-//! gRPC to `--server URL`, or to a server embedded in this process when no URL is given.
+//! gRPC to `--server URL` (`https://` for TLS; `link.rs` holds the TLS, token, gzip and deadline
+//! flags), or to a server embedded in this process when no URL is given. `completions` and `man`
+//! print a shell completion script and the man page. Exit codes: `exit.rs`.
 //! Log lines (the embedded server's warnings, or more with `RUST_LOG`) go to stderr, coloured
 //! only on a terminal (`--color`, `NO_COLOR`).
 
