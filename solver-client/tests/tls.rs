@@ -206,7 +206,24 @@ fn http_to_a_tls_server_fails_clearly() {
     let (code, stdout, stderr) = solve(&["--server", &url]);
     assert_eq!((code, stdout.as_str()), (3, ""), "{stderr}");
     assert!(stderr.contains(&url), "{stderr}");
-    assert!(stderr.contains("https://"), "{stderr}");
+    assert!(
+        stderr.contains("does the server speak TLS? then use https://"),
+        "{stderr}"
+    );
+    // A single call says the same.
+    let output = run(&["hint", "12345678x", "--server", &url], b"");
+    let (_, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "the connection to the solver server at {url} failed"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("does the server speak TLS? then use https://"),
+        "{stderr}"
+    );
 }
 
 #[test]

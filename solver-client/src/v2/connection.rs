@@ -54,19 +54,21 @@ impl Connection {
 
     /// Makes one call with `call` (given a client and the link that makes its requests), on the
     /// first server that is not UNAVAILABLE (shutting down, or gone since it was connected); the
-    /// others are tried in turn.
-    pub(super) fn call<T, F, Fut>(&self, mut call: F) -> Result<T, Status>
+    /// others are tried in turn. A failure comes with the URL of the server that gave it.
+    pub(super) fn call<T, F, Fut>(&self, mut call: F) -> Result<T, (String, Status)>
     where
         F: FnMut(Client, Arc<Link>) -> Fut,
         Fut: Future<Output = Result<tonic::Response<T>, Status>>,
     {
         self.runtime.block_on(async {
-            let mut last = Status::unavailable("no server to call");
+            let mut last = (String::new(), Status::unavailable("no server to call"));
             for endpoint in &self.endpoints {
                 match call(endpoint.client(), Arc::clone(&endpoint.link)).await {
                     Ok(response) => return Ok(response.into_inner()),
-                    Err(status) if status.code() == Code::Unavailable => last = status,
-                    Err(status) => return Err(status),
+                    Err(status) if status.code() == Code::Unavailable => {
+                        last = (endpoint.url.clone(), status);
+                    }
+                    Err(status) => return Err((endpoint.url.clone(), status)),
                 }
             }
             Err(last)
@@ -88,7 +90,7 @@ impl Connection {
     {
         match self.call(call) {
             Ok(response) => show(response).map(|()| ExitCode::SUCCESS),
-            Err(status) => refused(&status, json),
+            Err((url, status)) => refused(&url, &status, json),
         }
     }
 }

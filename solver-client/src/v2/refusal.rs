@@ -71,7 +71,22 @@ fn error_json(status: &Status) -> serde_json::Value {
 /// Reports a refused call: one JSON object on stdout with `--json`, an error for `main` to print
 /// otherwise; the exit code is 3 when the service could not be reached or refused us
 /// (UNAUTHENTICATED, PERMISSION_DENIED, UNAVAILABLE), else 1.
-pub(super) fn refused(status: &Status, json: bool) -> anyhow::Result<ExitCode> {
+pub(super) fn refused(url: &str, status: &Status, json: bool) -> anyhow::Result<ExitCode> {
+    // A status the connection made up (a transport error as its source): the two ends do not
+    // understand each other, most often TLS on one side only.
+    if std::error::Error::source(status).is_some() {
+        let why = crate::failure::Unanswered::Refused {
+            url: url.to_owned(),
+            status: status.clone(),
+        };
+        if json {
+            let mut value = error_json(status);
+            value["error"]["message"] = why.to_string().into();
+            print_json(&value)?;
+            return Ok(ExitCode::from(exit::UNREACHABLE));
+        }
+        return Err(exit::Unreachable(why.to_string()).into());
+    }
     let unreachable = exit::refused_us(status.code());
     if json {
         print_json(&error_json(status))?;
