@@ -19,7 +19,7 @@ import {
 import { describeError, millis, randomSeed, solver } from "./client";
 import { Sampling, type SearchStats } from "./gen/solver/v2/solver_pb";
 
-/** The shapes Solve takes; Hint and Scramble take only 3x3 and 4x4. */
+/** The shapes Solve and Hint take; Scramble takes only 3x3 and 4x4. */
 const MIN_SIDE = 2;
 const MAX_SIDE = 8;
 /** The largest optimal distance of each shape Scramble draws for. */
@@ -79,8 +79,8 @@ const state = {
 };
 
 const shapeKey = ({ rows, cols }: Shape) => `${rows}x${cols}`;
-/** Hint and Scramble answer these shapes only. */
-const gameShape = (shape: Shape) => shapeKey(shape) in SCRAMBLE_LIMIT;
+/** Scramble answers these shapes only. */
+const scrambledByService = (shape: Shape) => shapeKey(shape) in SCRAMBLE_LIMIT;
 
 // ---- drawing ----
 
@@ -158,12 +158,11 @@ function setShape(shape: Shape): void {
   buildTiles();
   setBoard(goal(shape));
   const limit = SCRAMBLE_LIMIT[shapeKey(shape)];
-  ui.hint.disabled = state.busy || !gameShape(shape);
   ui.distance.max = String(limit ?? 400);
-  ui.scrambleNote.textContent = gameShape(shape)
+  ui.scrambleNote.textContent = scrambledByService(shape)
     ? `The service draws a board exactly this many moves from the goal (0 to ${limit}).`
     : "The service scrambles 3×3 and 4×4 boards; for this size the page walks this many random " +
-      "moves from the goal itself, so the board is at most that far. Hints are for 3×3 and 4×4 too.";
+      "moves from the goal itself, so the board is at most that far.";
 }
 
 /** The blank's move that slides `tile` into the gap, if the tile is next to it. */
@@ -209,10 +208,9 @@ async function call<T>(what: string, work: () => Promise<T>): Promise<T | undefi
 function setBusy(busy: boolean): void {
   state.busy = busy;
   ui.status.setAttribute("aria-busy", String(busy));
-  for (const button of [ui.solve, ui.scramble, ui.shuffle, ui.useTiles, ui.reset]) {
+  for (const button of [ui.solve, ui.hint, ui.scramble, ui.shuffle, ui.useTiles, ui.reset]) {
     button.disabled = busy;
   }
-  ui.hint.disabled = busy || !gameShape(state.shape);
 }
 
 function describeStats(stats: SearchStats | undefined, roundTrip: number): string {
@@ -312,7 +310,7 @@ async function hint(): Promise<void> {
 async function scramble(): Promise<void> {
   const shape = state.shape;
   const distance = Math.max(0, Math.floor(Number(ui.distance.value) || 0));
-  if (!gameShape(shape)) {
+  if (!scrambledByService(shape)) {
     setBoard(randomWalk(shape, distance));
     setStatus(`Walked ${distance} random moves from the goal (at most ${distance} moves away).`);
     return;

@@ -139,7 +139,7 @@ def test_a_scrambled_4x4_board_is_hinted_solved_and_played_to_the_goal(page):
     assert page.problems == []
 
 
-def test_other_shapes_are_solved_too(page):
+def test_other_shapes_are_hinted_and_solved_too(page):
     # 2x3 and 3x5: shapes the service searches with its size-generic IDA*.
     for rows, cols, board in [(2, 3, [4, 1, 2, 0, 5, 3]), (3, 5, None)]:
         set_shape(page, rows, cols)
@@ -149,6 +149,9 @@ def test_other_shapes_are_solved_too(page):
             board = data_board(page)
         else:
             enter(page, board)
+        page.click("#hint")
+        page.wait_for_function("document.getElementById('status').ariaBusy === 'false'", timeout=60_000)
+        assert "moves away" in page.inner_text("#status"), page.inner_text("#status")
         length = solve(page)
         assert 0 < length <= 20
         wait_for_the_end(page, length)

@@ -94,8 +94,9 @@ export type SlidingPuzzle = Message<"solver.v2.SlidingPuzzle"> & {
    * Number of rows, 2 to 8. `Solve` and `SolveStream` take every shape from 2x2 to 8x8: 3x3 and
    * 4x4 answer from their tables and pattern databases; other shapes are searched optimally
    * (IDA* with Manhattan distance and linear conflicts, bounded by the node budget and the time
-   * limit) or, with a `quality.max_ratio` above 1, answered with a proven lower bound. `Hint`,
-   * `Scramble` and `Verify` take 3x3 and 4x4 for now. A value out of range is answered with
+   * limit) or, with a `quality.max_ratio` above 1, answered with a proven lower bound. `Hint` and
+   * `Verify` take every shape too (optimal searches, under the request's node budget);
+   * `Scramble` takes 3x3 and 4x4 for now. A value out of range is answered with
    * INVALID_ARGUMENT naming `rows` (or `cols`).
    *
    * @generated from field: uint32 rows = 1;
