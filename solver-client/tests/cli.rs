@@ -207,3 +207,57 @@ fn a_case_past_the_timeout_is_reported_and_the_others_answered() {
         (2.into(), "r".into())
     );
 }
+
+#[test]
+fn tokens_against_a_server_that_checks_them() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("client-tokens");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tokens");
+    std::fs::write(&file, "good-token\n").unwrap();
+    let server = Server::start_with(move |config| solver_server::Config {
+        auth_tokens_file: Some(file),
+        ..config
+    });
+    let url = server.url();
+    // No token, or a wrong one: refused, exit code 3, for a run and for a single call.
+    for token in [None, Some("wrong")] {
+        let mut args = vec!["solve", "eight", "1 2 3 4 5 6 7 x 8", "--server", &url];
+        args.extend(token.map(|t| ["--token", t]).into_iter().flatten());
+        let output = run(&args, b"");
+        let (stdout, stderr) = text(&output);
+        assert_eq!(
+            (output.status.code(), stdout.as_str()),
+            (Some(3), ""),
+            "{stderr}"
+        );
+        assert!(stderr.contains("Unauthenticated"), "{stderr}");
+        args[0] = "hint";
+        args.remove(1);
+        let output = run(&args, b"");
+        let (_, stderr) = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{stderr}");
+        assert!(stderr.contains("UNAUTHENTICATED"), "{stderr}");
+    }
+    // The right one, by flag and from the environment.
+    let output = run(
+        &[
+            "solve",
+            "eight",
+            "1 2 3 4 5 6 7 x 8",
+            "--server",
+            &url,
+            "--token",
+            "good-token",
+        ],
+        b"",
+    );
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(stdout, "1 move: r\n");
+    let mut command = client(&["hint", "1 2 3 4 5 6 7 x 8", "--server", &url]);
+    command.env("SOLVER_TOKEN", "good-token");
+    let output = run_with(command, b"");
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.starts_with("distance: 1 move"), "{stdout}");
+}
