@@ -295,3 +295,39 @@ async fn hint_and_verify_take_every_shape() {
         assert_eq!(verdict.excess, 2);
     }
 }
+
+#[tokio::test]
+async fn scramble_takes_every_shape_at_the_exact_distance() {
+    use solver_proto::v2::{Sampling, ScrambleRequest};
+    let server = TestServer::start(config()).await;
+    let mut client = server.client_v2().await;
+    for (rows, cols, distance) in [(2, 4, 25), (4, 2, 9), (2, 5, 30)] {
+        let grid = Grid::new(rows, cols).unwrap();
+        let request = ScrambleRequest {
+            rows: rows as u32,
+            cols: cols as u32,
+            distance,
+            seed: 11,
+        };
+        let drawn = client.scramble(request).await.unwrap().into_inner();
+        assert_eq!(drawn.sampling(), Sampling::RandomWalk);
+        let board = GridBoard::new(grid, &drawn.board).unwrap();
+        let dist = bfs::distances(GridBoard::goal(grid), distance);
+        assert_eq!(dist.get(&board), Some(&distance), "{rows}x{cols}: {board}");
+        let again = client.scramble(request).await.unwrap().into_inner();
+        assert_eq!(again.board, drawn.board, "the same seed, the same board");
+    }
+    // Beyond the shape's radius (2x4: 36): refused, naming the distance.
+    let status = client
+        .scramble(ScrambleRequest {
+            rows: 2,
+            cols: 4,
+            distance: 37,
+            seed: 0,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    let bad = status.get_details_bad_request().expect("BadRequest");
+    assert_eq!(bad.field_violations[0].field, "distance");
+}

@@ -87,6 +87,29 @@ impl Grid {
         }
     }
 
+    /// The largest optimal distance between two boards of this shape (its radius, in single-tile
+    /// moves), where complete breadth-first searches have measured it; `None` for the shapes
+    /// beyond them (5×5: between 114 and 205). Sources: the state-space figures collected in
+    /// this project's notes (complete BFS of each parity class).
+    #[must_use]
+    pub fn known_radius(self) -> Option<u32> {
+        let (short, long) = (self.rows().min(self.cols()), self.rows().max(self.cols()));
+        match (short, long) {
+            (2, 2) => Some(6),
+            (2, 3) => Some(21),
+            (2, 4) => Some(36),
+            (3, 3) => Some(31),
+            (2, 5) => Some(55),
+            (3, 4) => Some(53),
+            (2, 6) => Some(80),
+            (2, 7) => Some(108),
+            (3, 5) => Some(84),
+            (4, 4) => Some(80),
+            (2, 8) => Some(140),
+            _ => None,
+        }
+    }
+
     /// The standard goal: tiles `1..cells` in row-major order, the blank in the last cell.
     #[must_use]
     pub fn goal(self) -> Vec<u8> {
@@ -128,6 +151,20 @@ mod tests {
             assert_eq!(Grid::new(rows, cols), Err(GridError { rows, cols }));
         }
         assert!(Grid::new(2, 2).is_ok() && Grid::new(8, 8).is_ok());
+    }
+
+    #[test]
+    fn known_radii_match_breadth_first_search_on_small_shapes() {
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4)] {
+            let grid = Grid::new(rows, cols).unwrap();
+            let goal = crate::tiles::grid_board::GridBoard::goal(grid);
+            let dist = crate::tiles::bfs::distances(goal, u32::MAX);
+            assert_eq!(
+                dist.values().max().copied(),
+                grid.known_radius(),
+                "{rows}x{cols}"
+            );
+        }
     }
 
     #[test]

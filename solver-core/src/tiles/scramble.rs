@@ -13,6 +13,7 @@
 //!   come out, but not all equally likely.
 
 use super::board::{Board, Board3, Move};
+use super::slide::Slide;
 
 /// The largest optimal distance of a 3×3 board from the goal.
 pub const EIGHT_MAX_DISTANCE: u32 = 31;
@@ -172,7 +173,7 @@ impl EightLayers {
 ///
 /// ```
 /// use solver_core::{Board3, eight, tiles::scramble::WalkSampler};
-/// let mut sampler = WalkSampler::<3>::new(12, 99);
+/// let mut sampler = WalkSampler::new(Board3::goal(), 12, 99);
 /// let board = loop {
 ///     let optimal = eight::solve(&sampler.candidate(), &Board3::goal()).unwrap().len();
 ///     if let Some(board) = sampler.measured(optimal as u32) {
@@ -182,20 +183,22 @@ impl EightLayers {
 /// assert_eq!(eight::solve(&board, &Board3::goal()).unwrap().len(), 12);
 /// ```
 #[derive(Debug, Clone)]
-pub struct WalkSampler<const W: usize> {
+pub struct WalkSampler<B> {
     rng: SplitMix64,
-    board: Board<W>,
+    goal: B,
+    board: B,
     last: Option<Move>,
     distance: u32,
 }
 
-impl<const W: usize> WalkSampler<W> {
-    /// A walk towards `distance` drawn from `seed`.
+impl<B: Slide> WalkSampler<B> {
+    /// A walk from `goal` towards `distance` drawn from `seed`.
     #[must_use]
-    pub fn new(distance: u32, seed: u64) -> Self {
+    pub fn new(goal: B, distance: u32, seed: u64) -> Self {
         let mut sampler = Self {
             rng: SplitMix64::new(seed),
-            board: Board::goal(),
+            board: goal.clone(),
+            goal,
             last: None,
             distance,
         };
@@ -211,21 +214,21 @@ impl<const W: usize> WalkSampler<W> {
 
     /// The board whose optimal distance to measure next.
     #[must_use]
-    pub fn candidate(&self) -> Board<W> {
-        self.board
+    pub fn candidate(&self) -> B {
+        self.board.clone()
     }
 
     /// Takes the candidate's measured optimal distance: the candidate when it is the one wanted,
     /// else `None`, and the walk goes on to the next candidate.
-    pub fn measured(&mut self, optimal: u32) -> Option<Board<W>> {
+    pub fn measured(&mut self, optimal: u32) -> Option<B> {
         if optimal == self.distance {
-            return Some(self.board);
+            return Some(self.board.clone());
         }
         if optimal < self.distance && (self.distance - optimal).is_multiple_of(2) {
             self.walk(self.distance - optimal);
         } else {
             // Cannot happen with a correct measurement; start over rather than loop for ever.
-            self.board = Board::goal();
+            self.board = self.goal.clone();
             self.last = None;
             self.walk(self.distance);
         }
@@ -234,13 +237,14 @@ impl<const W: usize> WalkSampler<W> {
 
     fn walk(&mut self, steps: u32) {
         for _ in 0..steps {
-            let options: Vec<(Move, Board<W>)> = Move::ALL
+            let mut options: Vec<(Move, B)> = Move::ALL
                 .iter()
                 .filter(|&&mv| Some(mv.reverse()) != self.last)
-                .filter_map(|&mv| self.board.apply(mv).map(|b| (mv, b)))
+                .filter_map(|&mv| self.board.slide(mv).map(|b| (mv, b)))
                 .collect();
             let pick = self.rng.below(options.len() as u64);
-            let (mv, board) = options[usize::try_from(pick).expect("at most 4 options")];
+            let (mv, board) =
+                options.swap_remove(usize::try_from(pick).expect("at most 4 options"));
             self.board = board;
             self.last = Some(mv);
         }
@@ -431,7 +435,7 @@ mod tests {
         fn walks_end_at_the_distance(distance in 0u32..=24, seed: u64) {
             static ORACLE: std::sync::LazyLock<HashMap<Board3, u32>> = std::sync::LazyLock::new(oracle);
             let run = || {
-                let mut sampler = WalkSampler::<3>::new(distance, seed);
+                let mut sampler = WalkSampler::new(Board3::goal(), distance, seed);
                 for _ in 0..10_000 {
                     let optimal = eight::solve(&sampler.candidate(), &Board3::goal()).unwrap().len();
                     if let Some(board) = sampler.measured(optimal as u32) {

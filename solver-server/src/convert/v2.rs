@@ -7,7 +7,7 @@ use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::hint::Hint;
 use solver_core::tiles::verify::Verdict;
-use solver_core::{Board, Board3, Board4, Move, parse_moves};
+use solver_core::{Board3, Board4, Move, parse_moves};
 use solver_proto::v2 as pb;
 use solver_proto::v2::{solution, solve_request, solve_response};
 
@@ -31,31 +31,7 @@ pub(crate) enum Boards {
     Grid(GridBoard, GridBoard),
 }
 
-/// The side of a served board size (3 or 4); the error names `rows`, or `cols` when only the
-/// columns are wrong.
-pub(crate) fn size(rows: u32, cols: u32) -> Result<usize, Failure> {
-    match (rows, cols) {
-        (3, 3) => Ok(3),
-        (4, 4) => Ok(4),
-        _ => {
-            let field = if matches!(rows, 3 | 4) {
-                "cols"
-            } else {
-                "rows"
-            };
-            Err(Failure::invalid(
-                field,
-                format!(
-                    "{rows}x{cols} boards are not served by this call yet: rows and cols must be \
-                     3 and 3, or 4 and 4 (Solve, Hint and Verify take every shape from 2x2 to \
-                     8x8)"
-                ),
-            ))
-        }
-    }
-}
-
-/// The shape of a `Solve` board: one of the two with fast tables, or any other of 2×2 to 8×8.
+/// The shape of a sliding board: one of the two with fast tables, or any other of 2×2 to 8×8.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Shape {
     /// 3×3: the 8-puzzle's table.
@@ -66,7 +42,7 @@ pub(crate) enum Shape {
     Other(Grid),
 }
 
-/// Reads `rows` and `cols` for `Solve`; the error names the one out of range.
+/// Reads `rows` and `cols`; the error names the one out of range.
 pub(crate) fn shape(rows: u32, cols: u32) -> Result<Shape, Failure> {
     match (rows, cols) {
         (3, 3) => Ok(Shape::Eight),
@@ -397,15 +373,15 @@ pub(crate) fn hint_response(hint: &Hint, found: Stats, elapsed: Duration) -> pb:
 }
 
 /// The response to a `Scramble`.
-pub(crate) fn scramble_response<const W: usize>(
-    board: &Board<W>,
+pub(crate) fn scramble_response(
+    board: &[u8],
     request: &pb::ScrambleRequest,
     sampling: pb::Sampling,
     found: Stats,
     elapsed: Duration,
 ) -> pb::ScrambleResponse {
     pb::ScrambleResponse {
-        board: board.cells().iter().map(|&c| u32::from(c)).collect(),
+        board: board.iter().map(|&c| u32::from(c)).collect(),
         distance: request.distance,
         seed: request.seed,
         sampling: sampling.into(),
@@ -442,19 +418,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_name_the_field_at_fault() {
-        assert_eq!(size(3, 3), Ok(3));
-        assert_eq!(size(4, 4), Ok(4));
-        let Err(Failure::Invalid { field, message }) = size(5, 5) else {
-            panic!("5x5 accepted");
+    fn shapes_name_the_field_at_fault() {
+        assert_eq!(shape(3, 3), Ok(Shape::Eight));
+        assert_eq!(shape(4, 4), Ok(Shape::Fifteen));
+        assert_eq!(shape(5, 5), Ok(Shape::Other(Grid::new(5, 5).unwrap())));
+        let Err(Failure::Invalid { field, message }) = shape(9, 3) else {
+            panic!("9x3 accepted");
         };
         assert_eq!(field, "rows");
-        assert!(
-            message.starts_with("5x5 boards are not served"),
-            "{message}"
-        );
-        let Err(Failure::Invalid { field, .. }) = size(3, 4) else {
-            panic!("3x4 accepted");
+        assert!(message.contains("9×3"), "{message}");
+        let Err(Failure::Invalid { field, .. }) = shape(3, 1) else {
+            panic!("3x1 accepted");
         };
         assert_eq!(field, "cols");
     }

@@ -2,15 +2,20 @@
 //! the seed. 3×3: uniform, from the table of every board by distance. 4×4 from
 //! [`FIFTEEN_UNIFORM_FROM`] moves: uniform, by rejection (uniform draws, each measured by a
 //! search bounded by the distance); nearer: a random walk lengthened until the optimal solver
-//! measures the distance asked (`SAMPLING_RANDOM_WALK`). Both under the server's default node
-//! budget and per-case time limit.
+//! measures the distance asked (`SAMPLING_RANDOM_WALK`). Other shapes: such a walk too, measured
+//! by the size-generic optimal search (distances beyond the shape's known radius are refused; on
+//! shapes whose radius is unknown a distance no board has ends at the budget or time limit). All
+//! under the server's default node budget and per-case time limit.
 
 use std::sync::{Arc, OnceLock};
 
+use solver_core::tiles::grid::Grid;
+use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::scramble::{
     EIGHT_MAX_DISTANCE, EightLayers, FIFTEEN_MAX_DISTANCE, FIFTEEN_UNIFORM_FROM, UniformSampler,
     WalkSampler,
 };
+use solver_core::tiles::slide::Slide;
 use solver_core::{Board, Board4};
 use solver_proto::v2 as pb;
 use tonic::Request;
@@ -31,23 +36,37 @@ pub(super) async fn scramble(
 ) -> Result<pb::ScrambleResponse, Failure> {
     let call = Call::begin(shared, request.metadata())?;
     let request = request.into_inner();
-    let side = convert::size(request.rows, request.cols)?;
-    let max = if side == 3 {
-        EIGHT_MAX_DISTANCE
-    } else {
-        FIFTEEN_MAX_DISTANCE
-    };
     let (distance, seed) = (request.distance, request.seed);
-    if distance > max {
+    let (side, max) = match convert::shape(request.rows, request.cols)? {
+        convert::Shape::Eight => (3, Some(EIGHT_MAX_DISTANCE)),
+        convert::Shape::Fifteen => (4, Some(FIFTEEN_MAX_DISTANCE)),
+        convert::Shape::Other(grid) => (0, grid.known_radius()),
+    };
+    if let Some(max) = max
+        && distance > max
+    {
+        let (rows, cols) = (request.rows, request.cols);
         return Err(Failure::invalid(
             "distance",
             format!(
-                "{distance}: no {side}x{side} board is that far from the goal (the most is {max})"
+                "{distance}: no {rows}x{cols} board is that far from the goal (the most is {max})"
             ),
         ));
     }
     let elapsed = || call.received.elapsed();
-    let response = if side == 3 {
+    let response = if side == 0 {
+        let grid = Grid::new(request.rows as usize, request.cols as usize)
+            .map_err(|err| Failure::invalid("rows", err.to_string()))?;
+        let goal = GridBoard::goal(grid);
+        let (board, stats) = call.run(walk(goal, distance, seed)).await?;
+        convert::scramble_response(
+            board.cells(),
+            &request,
+            pb::Sampling::RandomWalk,
+            stats,
+            elapsed(),
+        )
+    } else if side == 3 {
         let layers = Arc::clone(layers);
         let board = call
             .run(move |_, _, _| {
@@ -56,7 +75,7 @@ pub(super) async fn scramble(
             })
             .await?;
         convert::scramble_response(
-            &board,
+            board.cells(),
             &request,
             pb::Sampling::Uniform,
             Stats::no_search("table"),
@@ -64,10 +83,22 @@ pub(super) async fn scramble(
         )
     } else if distance >= FIFTEEN_UNIFORM_FROM {
         let (board, stats) = call.run(uniform(distance, seed)).await?;
-        convert::scramble_response(&board, &request, pb::Sampling::Uniform, stats, elapsed())
+        convert::scramble_response(
+            board.cells(),
+            &request,
+            pb::Sampling::Uniform,
+            stats,
+            elapsed(),
+        )
     } else {
-        let (board, stats) = call.run(walk(distance, seed)).await?;
-        convert::scramble_response(&board, &request, pb::Sampling::RandomWalk, stats, elapsed())
+        let (board, stats) = call.run(walk(Board4::goal(), distance, seed)).await?;
+        convert::scramble_response(
+            board.cells(),
+            &request,
+            pb::Sampling::RandomWalk,
+            stats,
+            elapsed(),
+        )
     };
     Ok(response)
 }
@@ -103,16 +134,18 @@ fn uniform(
     }
 }
 
-/// The sliced work of a 4×4 walk to `distance`: each candidate is measured by an optimal search.
-fn walk(
+/// The sliced work of a walk from `goal` to `distance`: each candidate is measured by an optimal
+/// search.
+fn walk<B: Slide + Send + 'static>(
+    goal: B,
     distance: u32,
     seed: u64,
-) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(Board4, Stats), Failure>>
-+ Send
-+ 'static {
-    let mut sampler = WalkSampler::<4>::new(distance, seed);
+) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(B, Stats), Failure>> + Send + 'static
+where
+    Searches: Solve<B>,
+{
+    let mut sampler = WalkSampler::new(goal.clone(), distance, seed);
     let mut searches = Searches::new(0);
-    let goal = Board::goal();
     move |limits, shared, slice| {
         loop {
             let candidate = sampler.candidate();

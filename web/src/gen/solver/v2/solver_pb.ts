@@ -94,9 +94,9 @@ export type SlidingPuzzle = Message<"solver.v2.SlidingPuzzle"> & {
    * Number of rows, 2 to 8. `Solve` and `SolveStream` take every shape from 2x2 to 8x8: 3x3 and
    * 4x4 answer from their tables and pattern databases; other shapes are searched optimally
    * (IDA* with Manhattan distance and linear conflicts, bounded by the node budget and the time
-   * limit) or, with a `quality.max_ratio` above 1, answered with a proven lower bound. `Hint` and
-   * `Verify` take every shape too (optimal searches, under the request's node budget);
-   * `Scramble` takes 3x3 and 4x4 for now. A value out of range is answered with
+   * limit) or, with a `quality.max_ratio` above 1, answered with a proven lower bound. `Hint`,
+   * `Verify` and `Scramble` take every shape too (optimal searches, under the request's node
+   * budget; scrambles of other shapes are random walks measured by the optimal search). A value out of range is answered with
    * INVALID_ARGUMENT naming `rows` (or `cols`).
    *
    * @generated from field: uint32 rows = 1;
@@ -555,7 +555,7 @@ export const SearchStatsSchema: GenMessage<SearchStats> = /*@__PURE__*/
  */
 export type HintRequest = Message<"solver.v2.HintRequest"> & {
   /**
-   * Number of rows (3x3 and 4x4 for now, as in `SlidingPuzzle`).
+   * Number of rows, 2 to 8, as in `SlidingPuzzle`.
    *
    * @generated from field: uint32 rows = 1;
    */
@@ -672,7 +672,7 @@ export const HintMoveSchema: GenMessage<HintMove> = /*@__PURE__*/
  */
 export type ScrambleRequest = Message<"solver.v2.ScrambleRequest"> & {
   /**
-   * Number of rows (3x3 and 4x4 for now, as in `SlidingPuzzle`).
+   * Number of rows, 2 to 8, as in `SlidingPuzzle`.
    *
    * @generated from field: uint32 rows = 1;
    */
@@ -687,8 +687,10 @@ export type ScrambleRequest = Message<"solver.v2.ScrambleRequest"> & {
 
   /**
    * The optimal distance from the standard goal the board must have, exactly. A distance no board
-   * of that size has (above 31 for 3x3, above 80 for 4x4) is answered with INVALID_ARGUMENT
-   * naming `distance`.
+   * of that size has (above 31 for 3x3, above 80 for 4x4, above the radius measured for the
+   * shapes of at most 16 cells) is answered with INVALID_ARGUMENT naming `distance`; on larger
+   * shapes, whose radius is unknown, a distance too far to reach ends at the node budget or the
+   * time limit (RESOURCE_EXHAUSTED).
    *
    * @generated from field: uint32 distance = 3;
    */
@@ -767,7 +769,7 @@ export const ScrambleResponseSchema: GenMessage<ScrambleResponse> = /*@__PURE__*
  */
 export type VerifyRequest = Message<"solver.v2.VerifyRequest"> & {
   /**
-   * Number of rows (3x3 and 4x4 for now, as in `SlidingPuzzle`).
+   * Number of rows, 2 to 8, as in `SlidingPuzzle`.
    *
    * @generated from field: uint32 rows = 1;
    */
