@@ -5,44 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+use solver_test_support::tls::Ca;
 
 use crate::server::Server;
 use crate::util::{run, text};
-
-/// A certificate authority of the tests.
-struct Ca {
-    issuer: CertifiedIssuer<'static, KeyPair>,
-}
-
-impl Ca {
-    fn new(name: &str) -> Self {
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params
-            .distinguished_name
-            .push(rcgen::DnType::CommonName, name);
-        let issuer = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
-        Self { issuer }
-    }
-
-    /// Writes this CA's certificate to `path`.
-    fn write(&self, path: &Path) {
-        std::fs::write(path, self.issuer.pem()).unwrap();
-    }
-
-    /// Writes a certificate for `names` signed by this CA and its key to `cert` and `key`.
-    fn sign(&self, names: &[&str], cert: &Path, key: &Path) {
-        let names: Vec<String> = names.iter().map(|&n| n.to_owned()).collect();
-        let pair = KeyPair::generate().unwrap();
-        let signed = CertificateParams::new(names)
-            .unwrap()
-            .signed_by(&pair, &self.issuer)
-            .unwrap();
-        std::fs::write(cert, signed.pem()).unwrap();
-        std::fs::write(key, pair.serialize_pem()).unwrap();
-    }
-}
 
 /// A fresh directory for one test's files.
 fn dir(name: &str) -> PathBuf {
@@ -56,7 +22,7 @@ fn dir(name: &str) -> PathBuf {
 
 /// A TLS server whose certificate (for `names`) is signed by `ca`; with `client_ca`, mutual TLS.
 fn tls_server(dir: &Path, ca: &Ca, names: &[&str], client_ca: Option<&Ca>) -> Server {
-    ca.sign(names, &dir.join("server.pem"), &dir.join("server.key"));
+    ca.sign_into(names, &dir.join("server.pem"), &dir.join("server.key"));
     if let Some(client_ca) = client_ca {
         client_ca.write(&dir.join("client-ca.pem"));
     }
@@ -147,7 +113,7 @@ fn mutual_tls_sends_the_client_certificate() {
     let ca = Ca::new("server CA");
     let clients = Ca::new("client CA");
     ca.write(&dir.join("ca.pem"));
-    clients.sign(
+    clients.sign_into(
         &["client"],
         &dir.join("client.pem"),
         &dir.join("client.key"),

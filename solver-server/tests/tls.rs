@@ -5,45 +5,14 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
 use solver_proto::v2::solver_service_client::SolverServiceClient;
 use solver_proto::v2::{SlidingPuzzle, SolveRequest, solve_request};
 use solver_server::{Config, ProbeTls, ServingStatus, check_health_with};
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
 
+use solver_test_support::tls::Ca;
+
 use crate::common::{TestServer, config};
-
-/// A certificate authority of the tests.
-struct Ca {
-    issuer: CertifiedIssuer<'static, KeyPair>,
-}
-
-impl Ca {
-    fn new(name: &str) -> Self {
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params
-            .distinguished_name
-            .push(rcgen::DnType::CommonName, name);
-        let issuer = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
-        Self { issuer }
-    }
-
-    fn pem(&self) -> String {
-        self.issuer.pem()
-    }
-
-    /// A certificate for `names`, signed by this CA: (certificate PEM, key PEM).
-    fn sign(&self, names: &[&str]) -> (String, String) {
-        let names: Vec<String> = names.iter().map(|&n| n.to_owned()).collect();
-        let key = KeyPair::generate().unwrap();
-        let cert = CertificateParams::new(names)
-            .unwrap()
-            .signed_by(&key, &self.issuer)
-            .unwrap();
-        (cert.pem(), key.serialize_pem())
-    }
-}
 
 /// A fresh directory for one test's files.
 fn dir(name: &str) -> PathBuf {
