@@ -7,138 +7,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A move, named by the direction the **blank** moves: `Up` swaps the blank with the tile above.
-///
-/// The variants are declared in byte order of their letters (`d < l < r < u`), so the derived
-/// `Ord` is the lexicographic order of move strings that the judges use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Move {
-    /// The blank moves down (`d`).
-    Down,
-    /// The blank moves left (`l`).
-    Left,
-    /// The blank moves right (`r`).
-    Right,
-    /// The blank moves up (`u`).
-    Up,
-}
-
-impl Move {
-    /// All moves in lexicographic order of their letters: the order searches try them in.
-    pub const ALL: [Move; 4] = [Move::Down, Move::Left, Move::Right, Move::Up];
-
-    /// The lowercase letter of the move (`d`, `l`, `r`, `u`).
-    ///
-    /// ```
-    /// assert_eq!(solver_core::Move::Left.letter(), 'l');
-    /// ```
-    #[must_use]
-    pub const fn letter(self) -> char {
-        match self {
-            Move::Down => 'd',
-            Move::Left => 'l',
-            Move::Right => 'r',
-            Move::Up => 'u',
-        }
-    }
-
-    /// Reads a move letter in either case.
-    ///
-    /// ```
-    /// use solver_core::Move;
-    /// assert_eq!(Move::from_letter('U'), Some(Move::Up));
-    /// assert_eq!(Move::from_letter('x'), None);
-    /// ```
-    #[must_use]
-    pub const fn from_letter(letter: char) -> Option<Move> {
-        match letter {
-            'd' | 'D' => Some(Move::Down),
-            'l' | 'L' => Some(Move::Left),
-            'r' | 'R' => Some(Move::Right),
-            'u' | 'U' => Some(Move::Up),
-            _ => None,
-        }
-    }
-
-    /// The move that undoes this one.
-    ///
-    /// ```
-    /// use solver_core::Move;
-    /// assert_eq!(Move::Down.reverse(), Move::Up);
-    /// ```
-    #[must_use]
-    pub const fn reverse(self) -> Move {
-        match self {
-            Move::Down => Move::Up,
-            Move::Left => Move::Right,
-            Move::Right => Move::Left,
-            Move::Up => Move::Down,
-        }
-    }
-
-    /// Index of the move in [`Move::ALL`] (0..4), for packed tables.
-    #[must_use]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The blank's cell after this move on a `width`-wide board, or `None` if it would leave it.
-    #[must_use]
-    pub const fn target(self, blank: usize, width: usize) -> Option<usize> {
-        let (row, col) = (blank / width, blank % width);
-        match self {
-            Move::Down if row + 1 < width => Some(blank + width),
-            Move::Left if col > 0 => Some(blank - 1),
-            Move::Right if col + 1 < width => Some(blank + 1),
-            Move::Up if row > 0 => Some(blank - width),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.letter())
-    }
-}
-
-/// Writes moves as a string of lowercase letters.
-///
-/// ```
-/// use solver_core::{Move, format_moves};
-/// assert_eq!(format_moves(&[Move::Up, Move::Left]), "ul");
-/// ```
-#[must_use]
-pub fn format_moves(moves: &[Move]) -> String {
-    moves.iter().map(|m| m.letter()).collect()
-}
-
-/// Reads a string of move letters (either case).
-///
-/// ```
-/// use solver_core::{Move, parse_moves};
-/// assert_eq!(parse_moves("dR").unwrap(), vec![Move::Down, Move::Right]);
-/// assert!(parse_moves("dx").is_err());
-/// ```
-///
-/// # Errors
-/// [`MoveParseError`] naming the first character that is not a move letter.
-pub fn parse_moves(text: &str) -> Result<Vec<Move>, MoveParseError> {
-    text.chars()
-        .enumerate()
-        .map(|(index, letter)| Move::from_letter(letter).ok_or(MoveParseError { index, letter }))
-        .collect()
-}
-
-/// A character in a move string that is not one of `u d l r`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("move {} is {letter:?}, not one of u, d, l, r", index + 1)]
-pub struct MoveParseError {
-    /// Zero-based position of the character.
-    pub index: usize,
-    /// The character found.
-    pub letter: char,
-}
+use super::grid::Grid;
+pub use super::moves::{Move, MoveParseError, format_moves, parse_moves};
 
 /// Why a list of tokens is not a valid board.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -379,20 +249,13 @@ impl<const W: usize> Board<W> {
         Ok(board)
     }
 
-    /// The invariant that no move changes: the parity of the whole permutation (blank included)
-    /// plus the parity of the blank's row and column. Every move swaps two cells (flipping the
-    /// first) and moves the blank one step (flipping the second).
+    /// The invariant that no move changes, as [`Grid::parity`] defines it for every shape (the
+    /// one place the rule is written).
     #[must_use]
     pub fn parity(&self) -> bool {
-        let cells = self.cells();
-        let mut inversions = 0usize;
-        for i in 0..cells.len() {
-            for j in i + 1..cells.len() {
-                inversions += usize::from(cells[i] > cells[j]);
-            }
-        }
-        let blank = self.blank();
-        (inversions + blank / W + blank % W) % 2 == 1
+        Grid::new(W, W)
+            .expect("3×3 and 4×4 are shapes")
+            .parity(self.cells())
     }
 
     /// Whether `target` can be reached from this board: exactly when both have the same

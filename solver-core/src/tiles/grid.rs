@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::board::Move;
+use super::moves::Move;
 
 /// Why a shape is not a board this crate solves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

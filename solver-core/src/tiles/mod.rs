@@ -14,6 +14,7 @@ pub mod grid_board;
 pub mod grid_ida;
 pub mod hint;
 mod ida;
+mod moves;
 mod neighbours;
 mod pdb;
 mod rank;
