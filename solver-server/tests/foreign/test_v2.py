@@ -174,11 +174,12 @@ def solitaire_distance(start, end, limit):
 def test_a_bad_field_fails_the_call_naming_it(stub):
     cases = [
         (sliding("a", 3, [1, 2, 3]), "sliding.start"),
-        (v2.SolveRequest(id="b", sliding=v2.SlidingPuzzle(rows=5, cols=5, start=EIGHT_GOAL)), "sliding.rows"),
+        (v2.SolveRequest(id="b", sliding=v2.SlidingPuzzle(rows=9, cols=9, start=EIGHT_GOAL)), "sliding.rows"),
+        (v2.SolveRequest(id="b5", sliding=v2.SlidingPuzzle(rows=5, cols=5, start=EIGHT_GOAL)), "sliding.start"),
         (v2.SolveRequest(id="c"), "puzzle"),
         (
             v2.SolveRequest(
-                id="d", sliding=v2.SlidingPuzzle(rows=3, cols=3, start=EIGHT_GOAL), quality=v2.Quality(max_ratio=2)
+                id="d", sliding=v2.SlidingPuzzle(rows=3, cols=3, start=EIGHT_GOAL), quality=v2.Quality(max_ratio=0.5)
             ),
             "quality.max_ratio",
         ),
