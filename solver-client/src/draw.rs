@@ -51,7 +51,7 @@ pub(crate) fn show_grid(out: &mut Output, start: &GridBoard, moves: &[Move]) -> 
 }
 
 /// Draws a board of any shape, one row per line, `.` for the blank, columns aligned.
-fn write_grid(out: &mut Output, board: &GridBoard) -> io::Result<()> {
+pub(crate) fn write_grid(out: &mut Output, board: &GridBoard) -> io::Result<()> {
     let width = (board.cells().len() - 1).to_string().len();
     for row in board.cells().chunks(board.grid().cols()) {
         let cells: Vec<String> = row

@@ -18,3 +18,4 @@ mod sliding;
 mod tls;
 mod util;
 mod v2;
+mod v2_shapes;

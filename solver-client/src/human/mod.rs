@@ -14,3 +14,4 @@ mod text;
 mod view;
 
 pub(crate) use self::command::Puzzle;
+pub(crate) use self::sliding::{parse_size, read_board};

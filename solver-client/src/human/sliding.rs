@@ -11,7 +11,7 @@ use crate::case::{Input, MaxRatio, Query};
 use crate::read_error::ReadError;
 
 /// `--size RxC` (also `R×C`): a shape the service takes.
-pub(super) fn parse_size(text: &str) -> Result<Grid, String> {
+pub(crate) fn parse_size(text: &str) -> Result<Grid, String> {
     let (rows, cols) = text
         .split_once(['x', 'X', '×'])
         .ok_or_else(|| format!("{text:?} is not a size like 5x5 (rows x columns)"))?;
@@ -65,7 +65,7 @@ pub(super) fn parse(text: &[u8], grid: Grid, max_ratio: MaxRatio) -> Input {
 }
 
 /// One board from its tokens: numbers, `x` or `X` for the blank.
-pub(super) fn read_board<'a>(
+pub(crate) fn read_board<'a>(
     grid: Grid,
     tokens: impl Iterator<Item = &'a str>,
 ) -> Result<GridBoard, ReadError> {

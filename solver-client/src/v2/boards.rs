@@ -3,6 +3,8 @@
 use std::io;
 
 use anyhow::bail;
+use solver_core::tiles::grid::Grid;
+use solver_core::tiles::grid_board::GridBoard;
 use solver_core::{Board3, Board4};
 use solver_server::Kind;
 
@@ -11,20 +13,45 @@ use crate::judge::{Format, eight, fifteen};
 use crate::output::Output;
 
 /// One sliding board of a served size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum AnyBoard {
     /// 3×3.
     Eight(Board3),
     /// 4×4.
     Fifteen(Board4),
+    /// Any other shape from 2×2 to 8×8 (given with `--size`).
+    Other(GridBoard),
 }
 
 impl AnyBoard {
-    /// The side of the board (3 or 4).
-    pub(super) fn side(self) -> u32 {
+    /// The shape: rows and columns.
+    pub(super) fn shape(&self) -> (u32, u32) {
         match self {
-            AnyBoard::Eight(_) => 3,
-            AnyBoard::Fifteen(_) => 4,
+            AnyBoard::Eight(_) => (3, 3),
+            AnyBoard::Fifteen(_) => (4, 4),
+            AnyBoard::Other(board) => (side(board.grid().rows()), side(board.grid().cols())),
+        }
+    }
+
+    /// A board of `grid` from its cells: the 3×3 and 4×4 shapes as `solve eight` and `solve
+    /// fifteen` hold them, any other as a [`GridBoard`].
+    pub(super) fn from_cells<T: Copy + Into<u64>>(grid: Grid, cells: &[T]) -> anyhow::Result<Self> {
+        let values: Vec<u64> = cells.iter().map(|&c| c.into()).collect();
+        let board = GridBoard::new(grid, &values)?;
+        let tiles = board.cells();
+        Ok(match (grid.rows(), grid.cols()) {
+            (3, 3) => AnyBoard::Eight(Board3::from_cells(tiles)?),
+            (4, 4) => AnyBoard::Fifteen(Board4::from_cells(tiles)?),
+            _ => AnyBoard::Other(board),
+        })
+    }
+
+    /// The standard goal of the same shape.
+    pub(super) fn goal(&self) -> Self {
+        match self {
+            AnyBoard::Eight(_) => AnyBoard::Eight(Board3::goal()),
+            AnyBoard::Fifteen(_) => AnyBoard::Fifteen(Board4::goal()),
+            AnyBoard::Other(board) => AnyBoard::Other(GridBoard::goal(board.grid())),
         }
     }
 
@@ -33,20 +60,22 @@ impl AnyBoard {
         match self {
             AnyBoard::Eight(board) => board.cells().iter().map(|&c| u32::from(c)).collect(),
             AnyBoard::Fifteen(board) => board.cells().iter().map(|&c| u32::from(c)).collect(),
+            AnyBoard::Other(board) => board.cells().iter().map(|&c| u32::from(c)).collect(),
         }
     }
 
     /// The server tables it needs.
-    pub(super) fn kind(self) -> Kind {
+    pub(super) fn kind(&self) -> Kind {
         match self {
             AnyBoard::Eight(_) => Kind::Eight,
             AnyBoard::Fifteen(_) => Kind::Fifteen,
+            AnyBoard::Other(_) => Kind::Sliding,
         }
     }
 }
 
 /// A start and its target, of one size.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(super) struct Boards {
     /// The position.
     pub(super) start: AnyBoard,
@@ -55,43 +84,53 @@ pub(super) struct Boards {
 }
 
 impl Boards {
-    /// Reads `BOARD` (its arguments) and `--target`.
+    /// Reads `BOARD` (its arguments) and `--target`: of the shape `size` (`--size`) when
+    /// given, else 3×3 or 4×4 told by the count.
     ///
     /// # Errors
-    /// A board that is not one 3×3 or 4×4 board, or a target of another size.
-    pub(super) fn parse(board: &[String], target: Option<&str>) -> anyhow::Result<Self> {
-        let start = parse_board("BOARD", &board.join("\n"))?;
-        let target = target
-            .map(|target| parse_board("--target", target))
-            .transpose()?;
-        if let Some(target) = target
-            && target.side() != start.side()
+    /// A board that is not one board of the shape, or a target of another size.
+    pub(super) fn parse(
+        board: &[String],
+        target: Option<&str>,
+        size: Option<Grid>,
+    ) -> anyhow::Result<Self> {
+        let read = |what: &str, text: &str| match size {
+            Some(grid) => parse_sized(what, text, grid),
+            None => parse_board(what, text),
+        };
+        let start = read("BOARD", &board.join("\n"))?;
+        let target = target.map(|target| read("--target", target)).transpose()?;
+        if let Some(target) = &target
+            && target.shape() != start.shape()
         {
-            bail!(
-                "--target is a {t}×{t} board but BOARD is {s}×{s}",
-                t = target.side(),
-                s = start.side()
-            );
+            let (tr, tc) = target.shape();
+            let (sr, sc) = start.shape();
+            bail!("--target is a {tr}×{tc} board but BOARD is {sr}×{sc}");
         }
         Ok(Self { start, target })
     }
 
-    /// The side of both boards.
-    pub(super) fn side(&self) -> u32 {
-        self.start.side()
+    /// The rows of both boards.
+    pub(super) fn rows(&self) -> u32 {
+        self.start.shape().0
+    }
+
+    /// The columns of both boards.
+    pub(super) fn cols(&self) -> u32 {
+        self.start.shape().1
     }
 
     /// The target's cells for a request: empty for the standard goal.
     pub(super) fn target_cells(&self) -> Vec<u32> {
-        self.target.map(|t| t.cells()).unwrap_or_default()
+        self.target
+            .as_ref()
+            .map(AnyBoard::cells)
+            .unwrap_or_default()
     }
 
     /// The target for a person: the one given, or the standard goal.
     pub(super) fn target_or_goal(&self) -> AnyBoard {
-        self.target.unwrap_or(match self.start {
-            AnyBoard::Eight(_) => AnyBoard::Eight(Board3::goal()),
-            AnyBoard::Fifteen(_) => AnyBoard::Fifteen(Board4::goal()),
-        })
+        self.target.clone().unwrap_or_else(|| self.start.goal())
     }
 }
 
@@ -125,6 +164,28 @@ pub(super) fn parse_board(what: &str, text: &str) -> anyhow::Result<AnyBoard> {
     }
 }
 
+/// Reads one board of the shape `grid` (`--size`) as `solve sliding` reads it: rows × cols
+/// numbers row by row, 0 or x for the blank.
+fn parse_sized(what: &str, text: &str, grid: Grid) -> anyhow::Result<AnyBoard> {
+    let count = text.split_whitespace().count();
+    if count != grid.cells() {
+        bail!(
+            "{what} {:?}: a {grid} board is {} numbers row by row, 0 or x for the blank; found \
+             {count}",
+            shown(text),
+            grid.cells()
+        );
+    }
+    let board = crate::human::read_board(grid, text.split_whitespace())
+        .map_err(|e| anyhow::anyhow!("{what} {:?} ({grid} board): {e}", shown(text)))?;
+    AnyBoard::from_cells(grid, board.cells())
+}
+
+/// A side of a shape for the wire (2..=8).
+fn side(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 /// A board argument as typed, on one line.
 pub(super) fn shown(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -140,10 +201,11 @@ pub(super) fn line(cells: &[u32]) -> String {
 }
 
 /// Draws a board, one row per line, `.` for the blank.
-pub(super) fn write_board(out: &mut Output, board: AnyBoard) -> io::Result<()> {
+pub(super) fn write_board(out: &mut Output, board: &AnyBoard) -> io::Result<()> {
     match board {
-        AnyBoard::Eight(board) => crate::draw::write_board(out, &board),
-        AnyBoard::Fifteen(board) => crate::draw::write_board(out, &board),
+        AnyBoard::Eight(board) => crate::draw::write_board(out, board),
+        AnyBoard::Fifteen(board) => crate::draw::write_board(out, board),
+        AnyBoard::Other(board) => crate::draw::write_grid(out, board),
     }
 }
 
@@ -173,6 +235,7 @@ mod tests {
         let err = Boards::parse(
             &["12345678x".to_owned()],
             Some("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"),
+            None,
         )
         .unwrap_err()
         .to_string();

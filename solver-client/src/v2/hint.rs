@@ -25,8 +25,9 @@ use crate::output::Output;
 pub(crate) struct Args {
     #[command(flatten)]
     common: Common,
-    /// The position: 9 numbers (3×3) or 16 (4×4) row by row, 0 or x for the blank; as separate
-    /// arguments, one quoted string, or packed for 3×3 (`12345678x`).
+    /// The position: 9 numbers (3×3) or 16 (4×4) row by row, 0 or x for the blank (with
+    /// `--size RxC`: rows × cols numbers); as separate arguments, one quoted string, or packed for
+    /// 3×3 (`12345678x`).
     #[arg(value_name = "BOARD", required = true)]
     board: Vec<String>,
 }
@@ -38,11 +39,11 @@ pub(super) fn run(
     data: DataDir,
     args: Args,
 ) -> anyhow::Result<ExitCode> {
-    let boards = Boards::parse(&args.board, args.common.target.as_deref())?;
+    let boards = Boards::parse(&args.board, args.common.target.as_deref(), args.common.size)?;
     let connection = Connection::open(server, link, data, boards.start.kind())?;
     let request = pb::HintRequest {
-        rows: boards.side(),
-        cols: boards.side(),
+        rows: boards.rows(),
+        cols: boards.cols(),
         start: boards.start.cells(),
         target: boards.target_cells(),
         limits: Some(pb::Limits {
@@ -112,8 +113,8 @@ fn json(boards: &Boards, response: &pb::HintResponse) -> serde_json::Value {
         })
         .collect();
     serde_json::json!({
-        "rows": boards.side(),
-        "cols": boards.side(),
+        "rows": boards.rows(),
+        "cols": boards.cols(),
         "start": boards.start.cells(),
         "target": boards.target_or_goal().cells(),
         "distance": response.distance,

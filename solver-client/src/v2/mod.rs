@@ -2,7 +2,8 @@
 //! script, with `--json`).
 //!
 //! Each command reads its boards with the parsers of `solve eight` and `solve fifteen` (9 numbers
-//! are a 3×3 board, 16 a 4×4 one), talks to `--server` or to the embedded server through the same
+//! are a 3×3 board, 16 a 4×4 one; with `--size RxC`, as `solve sliding` reads them, any shape
+//! from 2×2 to 8×8), talks to `--server` or to the embedded server through the same
 //! plumbing as `solve` ([`crate::endpoints::open`]), makes one call and prints the answer. A call the
 //! server refuses is reported with its code and, for a bad argument, the request field at fault
 //! and why (the `google.rpc.BadRequest` detail); the exit code is then 1.

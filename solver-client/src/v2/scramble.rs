@@ -1,4 +1,4 @@
-//! `solver-client scramble --size 3x3|4x4 --distance D [--seed S]`: a board at exactly that
+//! `solver-client scramble --size RxC --distance D [--seed S]`: a board at exactly that
 //! optimal distance from the goal, and how it was drawn.
 
 use std::hash::BuildHasher as _;
@@ -6,7 +6,7 @@ use std::io::{self, Write as _};
 use std::process::ExitCode;
 
 use crate::link::Link;
-use solver_core::{Board3, Board4};
+use solver_core::tiles::grid::Grid;
 use solver_proto::v2 as pb;
 use solver_server::{DataDir, Kind};
 use std::sync::Arc;
@@ -16,23 +16,12 @@ use super::connection::{Client, Connection};
 use super::json::{print_json, stats_json};
 use crate::output::Output;
 
-/// The board sizes served.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Size {
-    /// The 8-puzzle.
-    #[value(name = "3x3", alias = "eight")]
-    Eight,
-    /// The 15-puzzle.
-    #[value(name = "4x4", alias = "fifteen")]
-    Fifteen,
-}
-
-impl Size {
-    fn side(self) -> u32 {
-        match self {
-            Size::Eight => 3,
-            Size::Fifteen => 4,
-        }
+/// `--size`: `RxC` as `solve sliding --size` takes it, or `eight` (3x3) and `fifteen` (4x4).
+fn parse_size(text: &str) -> Result<Grid, String> {
+    match text.trim() {
+        "eight" => Grid::new(3, 3).map_err(|e| e.to_string()),
+        "fifteen" => Grid::new(4, 4).map_err(|e| e.to_string()),
+        _ => crate::human::parse_size(text),
     }
 }
 
@@ -43,11 +32,13 @@ impl Size {
                         `verify` read it."
 )]
 pub(crate) struct Args {
-    /// The board size.
-    #[arg(long, value_enum, value_name = "SIZE")]
-    size: Size,
+    /// The shape, rows x columns (2..=8 each), e.g. `3x3`, `4x4` or `2x4` (also `eight`,
+    /// `fifteen`).
+    #[arg(long, value_name = "RxC", value_parser = parse_size)]
+    size: Grid,
     /// The optimal distance from the standard goal (blank last) the board must have, exactly (at
-    /// most 31 for 3x3, 80 for 4x4).
+    /// most 31 for 3x3, 80 for 4x4; other shapes: at most their known radius, which the server
+    /// checks).
     #[arg(long, value_name = "D")]
     distance: u32,
     /// The seed of the draw: the same size, distance and seed give the same board. Default: a
@@ -69,14 +60,16 @@ pub(super) fn run(
     let seed = args.seed.unwrap_or_else(|| {
         std::collections::hash_map::RandomState::new().hash_one(std::time::SystemTime::now())
     });
-    let kind = match args.size {
-        Size::Eight => Kind::Eight,
-        Size::Fifteen => Kind::Fifteen,
+    let kind = match (args.size.rows(), args.size.cols()) {
+        (3, 3) => Kind::Eight,
+        (4, 4) => Kind::Fifteen,
+        _ => Kind::Sliding,
     };
+    let (rows, cols) = (side(args.size.rows()), side(args.size.cols()));
     let connection = Connection::open(server, link, data, kind)?;
     let request = pb::ScrambleRequest {
-        rows: args.size.side(),
-        cols: args.size.side(),
+        rows,
+        cols,
         distance: args.distance,
         seed,
     };
@@ -84,15 +77,12 @@ pub(super) fn run(
         client.scramble(link.request(request)).await
     };
     connection.answer(args.json, call, |response| {
-        let board = match args.size {
-            Size::Eight => Board3::from_cells(&response.board).map(AnyBoard::Eight),
-            Size::Fifteen => Board4::from_cells(&response.board).map(AnyBoard::Fifteen),
-        }
-        .map_err(|e| anyhow::anyhow!("the server sent a board that is not one: {e}"))?;
+        let board = AnyBoard::from_cells(args.size, &response.board)
+            .map_err(|e| anyhow::anyhow!("the server sent a board that is not one: {e}"))?;
         if args.json {
             print_json(&serde_json::json!({
-                "rows": args.size.side(),
-                "cols": args.size.side(),
+                "rows": rows,
+                "cols": cols,
                 "board": response.board,
                 "distance": response.distance,
                 "seed": response.seed,
@@ -100,10 +90,15 @@ pub(super) fn run(
                 "stats": stats_json(response.stats.as_ref()),
             }))?;
         } else {
-            text(args.size, board, &response)?;
+            text(args.size, &board, &response)?;
         }
         Ok(())
     })
+}
+
+/// A side of a shape for the wire (2..=8).
+fn side(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// The sampling's name in JSON (`uniform`, `random_walk`).
@@ -116,9 +111,8 @@ fn sampling_name(sampling: pb::Sampling) -> &'static str {
 }
 
 /// The board for a person: on one line first (for `solve` and the others), then drawn, then how.
-fn text(size: Size, board: AnyBoard, response: &pb::ScrambleResponse) -> io::Result<()> {
+fn text(size: Grid, board: &AnyBoard, response: &pb::ScrambleResponse) -> io::Result<()> {
     let mut out = Output::stdout();
-    let side = size.side();
     writeln!(out, "{}", line(&response.board))?;
     write_board(&mut out, board)?;
     writeln!(
@@ -129,7 +123,7 @@ fn text(size: Size, board: AnyBoard, response: &pb::ScrambleResponse) -> io::Res
     writeln!(out, "seed: {}", response.seed)?;
     let how = match response.sampling() {
         pb::Sampling::Uniform => {
-            format!("uniformly, every {side}x{side} board at that distance equally likely")
+            format!("uniformly, every {size} board at that distance equally likely")
         }
         pb::Sampling::RandomWalk => "the end of a random walk from the goal, kept because its \
                                      optimal distance is the one asked (every board at that \

@@ -26,7 +26,7 @@ use crate::output::Output;
 pub(crate) struct Args {
     #[command(flatten)]
     common: Common,
-    /// The start board (9 numbers for 3×3 or 16 for 4×4, row by row, 0 or x for the blank; as
+    /// The start board (9 numbers for 3×3 or 16 for 4×4, or rows × cols with `--size`, row by row, 0 or x for the blank; as
     /// separate arguments, one quoted string, or packed for 3×3), then the moves: one letter per
     /// move of the blank (`u`, `d`, `l`, `r`), "" for none.
     #[arg(value_names = ["BOARD", "MOVES"], required = true, num_args = 2..)]
@@ -46,11 +46,11 @@ pub(super) fn run(
     if board.is_empty() {
         bail!("a board and then the moves expected");
     }
-    let boards = Boards::parse(board, args.common.target.as_deref())?;
+    let boards = Boards::parse(board, args.common.target.as_deref(), args.common.size)?;
     let connection = Connection::open(server, link, data, boards.start.kind())?;
     let request = pb::VerifyRequest {
-        rows: boards.side(),
-        cols: boards.side(),
+        rows: boards.rows(),
+        cols: boards.cols(),
         start: boards.start.cells(),
         target: boards.target_cells(),
         // As given: the server names `moves` when one is not a move letter.
@@ -66,8 +66,8 @@ pub(super) fn run(
     connection.answer(args.common.json, call, |response| {
         if args.common.json {
             print_json(&serde_json::json!({
-                "rows": boards.side(),
-                "cols": boards.side(),
+                "rows": boards.rows(),
+                "cols": boards.cols(),
                 "start": boards.start.cells(),
                 "target": boards.target_or_goal().cells(),
                 "moves": request.moves,
