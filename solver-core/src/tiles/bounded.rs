@@ -1,8 +1,8 @@
 //! Answers with a proven bound where optimal is out of reach: weighted A* on boards of any shape.
 //!
 //! Weighted A* expands nodes in order of `g + w·h` and re-opens a node reached again by a shorter
-//! path. With an admissible `h` ([`Distance`]) the answer's length `L` is then at most `w` times
-//! the optimum (Pohl 1970: until the target is expanded, some node of an optimal path waits in
+//! path. With an admissible `h` (Manhattan distance plus linear conflicts) the answer's length
+//! `L` is then at most `w` times the optimum (Pohl 1970: until the target is expanded, some node of an optimal path waits in
 //! the open list with its optimal `g`, and its key is at most `w` times the optimum). So the
 //! optimum is at least `⌈L / w⌉`, and at least `h(start)`; and every path between two boards has
 //! the same parity of length (each move moves the blank one step), so the bound is raised to
@@ -10,8 +10,8 @@
 //!
 //! Each attempt is kept within a node limit; when `w` cannot finish within it the search tries
 //! twice and four times the weight (at most 8), and then builds a solution the way people do
-//! ([`constructive`](super::constructive)), so every board up to 8×8 gets an answer fast. The
-//! lower bound is proven either way, so the reported ratio always holds.
+//! ([the constructive method](super::constructive)), so every board up to 8×8 gets an answer
+//! fast. The lower bound is proven either way, so the reported ratio always holds.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};

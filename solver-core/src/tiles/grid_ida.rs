@@ -1,4 +1,4 @@
-//! Optimal solutions on boards of any shape: IDA* with [`Distance`] (Manhattan distance plus
+//! Optimal solutions on boards of any shape: IDA* with Manhattan distance (plus
 //! linear conflicts), in lexicographic move order, run in slices.
 //!
 //! Each iteration is a depth-first search that tries the blank's moves in `d < l < r < u` order
