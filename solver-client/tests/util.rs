@@ -86,6 +86,21 @@ pub(crate) fn run(args: &[&str], input: &[u8]) -> Output {
     run_with(client(args), input)
 }
 
+/// Runs the client with `args` and no input; the output, stdout and stderr.
+pub(crate) fn call(args: &[&str]) -> (Output, String, String) {
+    let output = run(args, b"");
+    let (stdout, stderr) = text(&output);
+    (output, stdout, stderr)
+}
+
+/// Runs the client with `args`, which must succeed, and parses its one JSON object.
+pub(crate) fn json(args: &[&str]) -> serde_json::Value {
+    let (output, stdout, stderr) = call(args);
+    assert!(output.status.success(), "{args:?}: {stderr}");
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{stdout:?}: {e}"))
+}
+
 /// stdout and stderr as text.
 pub(crate) fn text(output: &Output) -> (String, String) {
     (

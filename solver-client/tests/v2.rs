@@ -2,26 +2,9 @@
 //! embedded server and `--server`: every answer checked independently (replayed, and distances by
 //! breadth-first search, or by `solve` for 4×4 boards far beyond its reach).
 
-use std::process::Output;
-
 use solver_core::{Board, Board3, Board4, Move};
 
-use crate::util::{bfs_distance, replay, run, text};
-
-/// Runs the client with `args`; stdout, stderr and whether it succeeded.
-fn call(args: &[&str]) -> (Output, String, String) {
-    let output = run(args, b"");
-    let (stdout, stderr) = text(&output);
-    (output, stdout, stderr)
-}
-
-/// Runs the client with `args`, which must succeed, and parses its one JSON object.
-fn json(args: &[&str]) -> serde_json::Value {
-    let (output, stdout, stderr) = call(args);
-    assert!(output.status.success(), "{args:?}: {stderr}");
-    assert_eq!(stdout.lines().count(), 1, "{stdout}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{stdout:?}: {e}"))
-}
+use crate::util::{bfs_distance, call, json, replay};
 
 /// Checks a `hint --json` answer for `start` towards `target`: the distance and every move's
 /// distance after it by breadth-first search, every legal move graded once, best first.

@@ -2,29 +2,13 @@
 //! sliding` takes it), through the real binary, every answer checked by breadth-first search.
 
 use std::collections::HashMap;
-use std::process::Output;
 
 use solver_core::Move;
 use solver_core::tiles::bfs;
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 
-use crate::util::{run, text};
-
-/// Runs the client with `args`; stdout, stderr and whether it succeeded.
-fn call(args: &[&str]) -> (Output, String, String) {
-    let output = run(args, b"");
-    let (stdout, stderr) = text(&output);
-    (output, stdout, stderr)
-}
-
-/// Runs the client with `args`, which must succeed, and parses its one JSON object.
-fn json(args: &[&str]) -> serde_json::Value {
-    let (output, stdout, stderr) = call(args);
-    assert!(output.status.success(), "{args:?}: {stderr}");
-    assert_eq!(stdout.lines().count(), 1, "{stdout}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{stdout:?}: {e}"))
-}
+use crate::util::{call, json};
 
 /// `moves` (letters) played from `board`, every one legal.
 fn replay(board: &GridBoard, moves: &str) -> GridBoard {

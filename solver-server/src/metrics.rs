@@ -210,6 +210,11 @@ pub(crate) struct Metrics {
     fifteen_heuristic: Family<[(&'static str, &'static str); 1], Gauge>,
 }
 
+/// The buckets of every latency histogram: 1 µs to about 67 s, by factors of 4.
+fn latency_histogram() -> Histogram {
+    Histogram::new(exponential_buckets(1e-6, 4.0, 14))
+}
+
 impl Metrics {
     /// A fresh registry with every series registered.
     pub(crate) fn new() -> Self {
@@ -220,10 +225,7 @@ impl Metrics {
             "Cases answered, by puzzle kind and outcome",
             cases.clone(),
         );
-        let latency = Family::<KindLabel, Histogram>::new_with_constructor(|| {
-            // 1 µs .. ~67 s.
-            Histogram::new(exponential_buckets(1e-6, 4.0, 14))
-        });
+        let latency = Family::<KindLabel, Histogram>::new_with_constructor(latency_histogram);
         registry.register(
             "case_latency_seconds",
             "Time from reading a case to sending its reply",
@@ -311,9 +313,8 @@ impl Metrics {
             "Hint, Scramble and Verify calls, by RPC and outcome",
             requests.clone(),
         );
-        let request_latency = Family::<KindLabel, Histogram>::new_with_constructor(|| {
-            Histogram::new(exponential_buckets(1e-6, 4.0, 14))
-        });
+        let request_latency =
+            Family::<KindLabel, Histogram>::new_with_constructor(latency_histogram);
         registry.register(
             "request_latency_seconds",
             "Time from a Hint, Scramble or Verify call's start to its response",
