@@ -12,13 +12,14 @@ use solver_proto::v2 as pb;
 use solver_proto::v2::{solution, solve_request, solve_response};
 
 use crate::config::Kind;
-use crate::convert::{GridCase, Quality, SlidingCase, SolitaireCase};
-use crate::engine::{self, Square, Step};
+use crate::convert::Quality;
 use crate::errors::Failure;
 use crate::service::Shared;
-use crate::service::any::{AnyAnswer, AnyCase};
-use crate::service::grid::GridAnswer;
-use crate::service::puzzle::{SlidingAnswer, SolitaireAnswer, Stats};
+use crate::service::any::{self, AnyAnswer, AnyCase};
+use crate::service::grid::Sliding;
+use crate::service::puzzle::Stats;
+use crate::service::sliding::{Eight, Fifteen};
+use crate::service::solitaire::Solitaire;
 
 /// A validated start and target of a served size.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,17 +48,20 @@ pub(crate) fn shape(rows: u32, cols: u32) -> Result<Shape, Failure> {
     match (rows, cols) {
         (3, 3) => Ok(Shape::Eight),
         (4, 4) => Ok(Shape::Fifteen),
-        _ => Grid::new(rows as usize, cols as usize)
-            .map(Shape::Other)
-            .map_err(|err| {
-                let fits = |n: u32| (Grid::MIN..=Grid::MAX).contains(&(n as usize));
-                Failure::invalid(if fits(rows) { "cols" } else { "rows" }, err.to_string())
-            }),
+        _ => grid(rows, cols).map(Shape::Other),
     }
 }
 
+/// Reads `rows` and `cols` as any shape from 2×2 to 8×8; the error names the one out of range.
+pub(crate) fn grid(rows: u32, cols: u32) -> Result<Grid, Failure> {
+    Grid::new(rows as usize, cols as usize).map_err(|err| {
+        let fits = |n: u32| (Grid::MIN..=Grid::MAX).contains(&(n as usize));
+        Failure::invalid(if fits(rows) { "cols" } else { "rows" }, err.to_string())
+    })
+}
+
 /// Validates a start and target of another shape (empty target = the standard goal).
-fn grid_boards(
+pub(crate) fn grid_boards(
     grid: Grid,
     start: &[u32],
     target: &[u32],
@@ -140,86 +144,60 @@ pub(crate) fn reachable(
     }
 }
 
-/// The request's node budget (0 = the server's default).
-fn node_budget(limits: Option<&pb::Limits>) -> u64 {
-    limits.map_or(0, |limits| limits.node_budget)
+/// What a `SolveRequest` says besides its puzzle, read before it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Common {
+    /// How good the answer must be.
+    pub(crate) quality: Quality,
+    /// The request's node budget (0 = the server's default).
+    pub(crate) node_budget: u64,
+}
+
+impl Common {
+    fn read(request: &pb::SolveRequest) -> Result<Self, Failure> {
+        Ok(Self {
+            quality: quality(request.quality.as_ref())?,
+            node_budget: request
+                .limits
+                .as_ref()
+                .map_or(0, |limits| limits.node_budget),
+        })
+    }
 }
 
 /// Reads a `SolveRequest`: its id, the kind it is counted under (a request whose kind cannot be
-/// told is counted as a 3×3 one), and its case.
+/// told is counted as a 3×3 one), and its case. The one place kinds are registered for `Solve`
+/// and `SolveStream`: each arm hands a part of the request to its kind's
+/// [`V2Puzzle`](crate::service::any::V2Puzzle).
 pub(crate) fn solve_case(
     request: pb::SolveRequest,
     shared: &Shared,
-) -> (String, Kind, Result<AnyCase, Failure>) {
-    let kind = match &request.puzzle {
-        Some(solve_request::Puzzle::Sliding(sliding)) => match shape(sliding.rows, sliding.cols) {
-            Ok(Shape::Fifteen) => Kind::Fifteen,
-            Ok(Shape::Other(_)) => Kind::Sliding,
-            Ok(Shape::Eight) | Err(_) => Kind::Eight,
+) -> (String, Kind, Result<Box<dyn AnyCase>, Failure>) {
+    let common = Common::read(&request);
+    let (kind, case) = match &request.puzzle {
+        Some(solve_request::Puzzle::Sliding(part)) => match shape(part.rows, part.cols) {
+            Ok(Shape::Eight) => any::read::<Eight>(part, common, shared),
+            Ok(Shape::Fifteen) => any::read::<Fifteen>(part, common, shared),
+            Ok(Shape::Other(_)) => any::read::<Sliding>(part, common, shared),
+            Err(failure) => (
+                Kind::Eight,
+                common.and_then(|_| Err(failure.within("sliding"))),
+            ),
         },
-        Some(solve_request::Puzzle::Solitaire(_)) => Kind::Solitaire,
-        None => Kind::Eight,
+        Some(solve_request::Puzzle::Solitaire(part)) => {
+            any::read::<Solitaire>(part, common, shared)
+        }
+        None => (
+            Kind::Eight,
+            common.and_then(|_| {
+                Err(Failure::invalid(
+                    "puzzle",
+                    "no puzzle is set: set exactly one of `sliding` and `solitaire`",
+                ))
+            }),
+        ),
     };
-    let case = read_case(&request, shared);
     (request.id, kind, case)
-}
-
-fn read_case(request: &pb::SolveRequest, shared: &Shared) -> Result<AnyCase, Failure> {
-    let quality = quality(request.quality.as_ref())?;
-    let node_budget = node_budget(request.limits.as_ref());
-    match &request.puzzle {
-        None => Err(Failure::invalid(
-            "puzzle",
-            "no puzzle is set: set exactly one of `sliding` and `solitaire`",
-        )),
-        Some(solve_request::Puzzle::Sliding(sliding)) => {
-            let within = |failure: Failure| failure.within("sliding");
-            let (start, target) = (&sliding.start, &sliding.target);
-            // 3×3 and 4×4 answers are optimal whatever the quality asked: that meets any ratio.
-            Ok(match shape(sliding.rows, sliding.cols).map_err(within)? {
-                Shape::Eight => {
-                    let (start, target) = super::boards::<3>(start, target).map_err(within)?;
-                    AnyCase::Eight(SlidingCase {
-                        start,
-                        target,
-                        node_budget,
-                    })
-                }
-                Shape::Fifteen => {
-                    let (start, target) = super::boards::<4>(start, target).map_err(within)?;
-                    AnyCase::Fifteen(SlidingCase {
-                        start,
-                        target,
-                        node_budget,
-                    })
-                }
-                Shape::Other(grid) => {
-                    let (start, target) = grid_boards(grid, start, target).map_err(within)?;
-                    AnyCase::Sliding(GridCase {
-                        start,
-                        target,
-                        node_budget,
-                        quality,
-                    })
-                }
-            })
-        }
-        Some(solve_request::Puzzle::Solitaire(solitaire)) => {
-            let squares = |squares: &[pb::Square]| -> Vec<(u32, u32)> {
-                squares.iter().map(|s| (s.row, s.col)).collect()
-            };
-            let limit = shared.config.max_solitaire_moves;
-            let case: SolitaireCase = super::solitaire_case(
-                &squares(&solitaire.start),
-                &squares(&solitaire.end),
-                solitaire.max_moves,
-                limit,
-                engine::SOLITAIRE_DEFAULT_MOVES,
-            )
-            .map_err(|failure| failure.within("solitaire"))?;
-            Ok(AnyCase::Solitaire(case))
-        }
-    }
 }
 
 /// The wire form of the work an answer cost, `elapsed` after its request was read.
@@ -232,122 +210,49 @@ pub(crate) fn stats(stats: Stats, elapsed: Duration) -> pb::SearchStats {
     }
 }
 
-fn square(square: Square) -> pb::Square {
-    pb::Square {
-        row: square.row(),
-        col: square.col(),
+/// A response with `outcome`, the work `found` cost and whether it was cached (without its id).
+pub(crate) fn answered(
+    outcome: solve_response::Outcome,
+    cached: bool,
+    found: Stats,
+    elapsed: Duration,
+) -> pb::SolveResponse {
+    pb::SolveResponse {
+        outcome: Some(outcome),
+        stats: Some(stats(found, elapsed)),
+        cached,
+        ..pb::SolveResponse::default()
     }
 }
 
-fn solitaire_moves(steps: &[Step]) -> pb::SolitaireSolution {
-    pb::SolitaireSolution {
-        moves: steps
-            .iter()
-            .map(|step| pb::SolitaireMove {
-                origin: Some(square(step.from)),
-                destination: Some(square(step.to)),
-            })
-            .collect(),
-        length: super::count(steps.len()),
-    }
-}
-
-fn sliding_response(answer: SlidingAnswer, elapsed: Duration) -> pb::SolveResponse {
-    match answer {
-        SlidingAnswer::Solved {
-            moves,
-            cached,
-            stats: found,
-        } => {
-            let length = super::count(moves.len());
-            pb::SolveResponse {
-                outcome: Some(solve_response::Outcome::Solution(pb::Solution {
-                    kind: Some(solution::Kind::Sliding(pb::SlidingSolution {
-                        moves: moves.to_string(),
-                        length,
-                        lower_bound: length,
-                    })),
-                })),
-                stats: Some(stats(found, elapsed)),
-                cached,
-                ..pb::SolveResponse::default()
-            }
-        }
-        SlidingAnswer::Unsolvable => pb::SolveResponse {
-            outcome: Some(solve_response::Outcome::Unsolvable(pb::Unsolvable {
-                reason: super::v1::UNSOLVABLE.to_owned(),
-            })),
-            stats: Some(stats(Stats::no_search("parity"), elapsed)),
-            ..pb::SolveResponse::default()
-        },
-    }
-}
-
-fn grid_response(answer: GridAnswer, elapsed: Duration) -> pb::SolveResponse {
-    match answer {
-        GridAnswer::Solved {
-            moves,
+/// The outcome of sliding `moves` with a proven `lower_bound` on the optimal length.
+pub(crate) fn sliding_solution(moves: &str, lower_bound: u32) -> solve_response::Outcome {
+    solve_response::Outcome::Solution(pb::Solution {
+        kind: Some(solution::Kind::Sliding(pb::SlidingSolution {
+            moves: moves.to_owned(),
+            length: super::count(moves.len()),
             lower_bound,
-            cached,
-            stats: found,
-        } => pb::SolveResponse {
-            outcome: Some(solve_response::Outcome::Solution(pb::Solution {
-                kind: Some(solution::Kind::Sliding(pb::SlidingSolution {
-                    length: super::count(moves.len()),
-                    lower_bound,
-                    moves: moves.to_string(),
-                })),
-            })),
-            stats: Some(stats(found, elapsed)),
-            cached,
-            ..pb::SolveResponse::default()
-        },
-        GridAnswer::Unsolvable => sliding_response(SlidingAnswer::Unsolvable, elapsed),
-    }
+        })),
+    })
 }
 
-fn solitaire_response(answer: SolitaireAnswer, elapsed: Duration) -> pb::SolveResponse {
-    match answer {
-        SolitaireAnswer::Solved {
-            steps,
-            cached,
-            stats: found,
-        } => pb::SolveResponse {
-            outcome: Some(solve_response::Outcome::Solution(pb::Solution {
-                kind: Some(solution::Kind::Solitaire(solitaire_moves(&steps))),
-            })),
-            stats: Some(stats(found, elapsed)),
-            cached,
-            ..pb::SolveResponse::default()
-        },
-        SolitaireAnswer::Unreachable {
-            max_moves,
-            cached,
-            stats: found,
-        } => pb::SolveResponse {
-            outcome: Some(solve_response::Outcome::Unreachable(pb::Unreachable {
-                max_moves,
-            })),
-            stats: Some(stats(found, elapsed)),
-            cached,
-            ..pb::SolveResponse::default()
-        },
-    }
+/// The response to a sliding case whose start cannot reach its target (found by parity).
+pub(crate) fn unsolvable(elapsed: Duration) -> pb::SolveResponse {
+    let outcome = solve_response::Outcome::Unsolvable(pb::Unsolvable {
+        reason: super::v1::UNSOLVABLE.to_owned(),
+    });
+    answered(outcome, false, Stats::no_search("parity"), elapsed)
 }
 
 /// The response to a case answered `elapsed` after it was read. A failure is the in-band
 /// `error` (`SolveStream`; a unary call ends with [`Failure::status`] instead).
 pub(crate) fn solve_response(
     id: String,
-    result: Result<AnyAnswer, Failure>,
+    result: Result<Box<dyn AnyAnswer>, Failure>,
     elapsed: Duration,
 ) -> pb::SolveResponse {
     let response = match result {
-        Ok(AnyAnswer::Eight(answer) | AnyAnswer::Fifteen(answer)) => {
-            sliding_response(answer, elapsed)
-        }
-        Ok(AnyAnswer::Solitaire(answer)) => solitaire_response(answer, elapsed),
-        Ok(AnyAnswer::Sliding(answer)) => grid_response(answer, elapsed),
+        Ok(answer) => answer.response(elapsed),
         Err(failure) => pb::SolveResponse {
             outcome: Some(solve_response::Outcome::Error(failure.rpc_status())),
             ..pb::SolveResponse::default()

@@ -1,165 +1,196 @@
 //! A case of any kind, for the RPCs that take every puzzle in one message (`solver.v2`'s
-//! `Solve` and `SolveStream`): each case is answered by its own kind's [`Puzzle`].
+//! `Solve` and `SolveStream`). Each kind is one [`V2Puzzle`]: its [`Puzzle`] plus how its part of
+//! a request is read and how its answer is written. Its cases are erased behind [`AnyCase`] and
+//! its answers behind [`AnyAnswer`], implemented once for every kind, so [`AnyPuzzle`] answers
+//! them without knowing the kinds: a new kind is its module plus its line in
+//! [`solve_case`](crate::convert::v2::solve_case).
 
-use crate::convert::{GridCase, SlidingCase, SolitaireCase};
+use std::fmt;
+use std::time::Duration;
+
+use solver_proto::v2 as pb;
+
+use crate::config::Kind;
+use crate::convert::v2::Common;
 use crate::errors::Failure;
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
-use crate::service::grid::{GridAnswer, Sliding};
-use crate::service::puzzle::{CaseLimits, Lane, Prepared, Puzzle, SlidingAnswer, SolitaireAnswer};
-use crate::service::sliding::{Eight, Fifteen};
-use crate::service::solitaire::Solitaire;
+use crate::service::puzzle::{CaseLimits, Lane, Puzzle};
 
-/// Cases of every kind.
-#[derive(Debug)]
-pub(crate) struct AnyPuzzle;
+/// A [`Puzzle`] that `Solve` and `SolveStream` serve: how a case is read from its part of a
+/// `SolveRequest` and how an answer becomes a `SolveResponse`.
+pub(crate) trait V2Puzzle: Puzzle {
+    /// The kind its cases are counted under.
+    const KIND: Kind;
+    /// The message of the request's `puzzle` its cases are read from.
+    type Part;
 
-/// A validated case of some kind.
-#[derive(Debug)]
-pub(crate) enum AnyCase {
-    /// A 3×3 board.
-    Eight(SlidingCase<3>),
-    /// A 4×4 board.
-    Fifteen(SlidingCase<4>),
-    /// A Solitaire position.
-    Solitaire(SolitaireCase),
-    /// A board of another shape.
-    Sliding(GridCase),
+    /// Reads and validates a case; errors name their field under the part (`sliding.start`).
+    fn read(part: &Self::Part, common: Common, shared: &Shared) -> Result<Self::Case, Failure>;
+    /// The response to `answer`, found `elapsed` after the request was read (without its id).
+    fn response(answer: Self::Answer, elapsed: Duration) -> pb::SolveResponse;
+}
+
+/// A validated case of some kind, and once begun, the work on it (one allocation for both).
+pub(crate) trait AnyCase: Send + fmt::Debug {
+    /// How the case is handed to the scheduler.
+    fn lane(&self) -> Lane;
+    /// Answers the case at once when no search is needed.
+    fn prepare(&self, shared: &Shared) -> Option<Box<dyn AnyAnswer>>;
+    /// Works on the case for one time slice, beginning the work at the first.
+    fn step(
+        &mut self,
+        limits: &CaseLimits,
+        shared: &Shared,
+        slice: &Slice<'_>,
+    ) -> Progress<Result<Box<dyn AnyAnswer>, Failure>>;
 }
 
 /// The answer to a case of some kind.
-#[derive(Debug)]
-pub(crate) enum AnyAnswer {
-    /// A 3×3 answer.
-    Eight(SlidingAnswer),
-    /// A 4×4 answer.
-    Fifteen(SlidingAnswer),
-    /// A Solitaire answer.
-    Solitaire(SolitaireAnswer),
-    /// An answer on another shape.
-    Sliding(GridAnswer),
+pub(crate) trait AnyAnswer: Send + fmt::Debug {
+    /// How it ended, for metrics.
+    fn outcome(&self) -> Outcome;
+    /// The heuristic whose search found it, where that is counted.
+    fn searched_with(&self) -> Option<&'static str>;
+    /// The response to it, `elapsed` after its request was read (without its id).
+    fn response(self: Box<Self>, elapsed: Duration) -> pb::SolveResponse;
 }
 
-/// Work on a case of some kind.
-#[derive(Debug)]
-pub(crate) enum AnyWork {
-    /// 3×3.
-    Eight(<Eight as Puzzle>::Work),
-    /// 4×4.
-    Fifteen(<Fifteen as Puzzle>::Work),
-    /// Solitaire.
-    Solitaire(<Solitaire as Puzzle>::Work),
-    /// Other shapes.
-    Sliding(<Sliding as Puzzle>::Work),
+/// Reads a case of kind `P` from its part of a request, unless the request's common fields
+/// already failed: the kind it is counted under and the case.
+pub(crate) fn read<P: V2Puzzle>(
+    part: &P::Part,
+    common: Result<Common, Failure>,
+    shared: &Shared,
+) -> (Kind, Result<Box<dyn AnyCase>, Failure>) {
+    let case = common.and_then(|common| P::read(part, common, shared));
+    (
+        P::KIND,
+        case.map(|case| Box::new(Erased::<P>::Case(case)) as Box<dyn AnyCase>),
+    )
 }
 
-/// Converts one kind's prepared case into the choice of kinds.
-fn lift<P: Puzzle>(
-    prepared: Prepared<P>,
-    case: fn(P::Case) -> AnyCase,
-    answer: fn(P::Answer) -> AnyAnswer,
-) -> Prepared<AnyPuzzle> {
-    match prepared {
-        Prepared::Answered(found) => Prepared::Answered(answer(found)),
-        Prepared::Search(found) => Prepared::Search(case(found)),
+/// One kind's case, then its work.
+enum Erased<P: Puzzle> {
+    /// Not begun.
+    Case(P::Case),
+    /// Begun, between time slices.
+    Work(P::Work),
+    /// Only while the case becomes its work.
+    Beginning,
+}
+
+impl<P: V2Puzzle> fmt::Debug for Erased<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Erased::Case(case) => f.debug_tuple(P::KIND.name()).field(case).finish(),
+            Erased::Work(_) => write!(f, "{}(begun)", P::KIND),
+            Erased::Beginning => write!(f, "{}(beginning)", P::KIND),
+        }
     }
 }
 
-fn map<A>(
-    progress: Progress<Result<A, Failure>>,
-    answer: fn(A) -> AnyAnswer,
-) -> Progress<Result<AnyAnswer, Failure>> {
-    match progress {
-        Progress::Done(result) => Progress::Done(result.map(answer)),
-        Progress::Pending => Progress::Pending,
+/// One kind's answer.
+struct Answer<P: Puzzle>(P::Answer);
+
+impl<P: V2Puzzle> fmt::Debug for Answer<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple(P::KIND.name()).field(&self.0).finish()
     }
 }
 
-impl Puzzle for AnyPuzzle {
-    type Case = AnyCase;
-    type Answer = AnyAnswer;
-    type Work = AnyWork;
+fn boxed<P: V2Puzzle>(answer: P::Answer) -> Box<dyn AnyAnswer> {
+    Box::new(Answer::<P>(answer))
+}
 
-    fn lane(case: &AnyCase) -> Lane {
-        match case {
-            AnyCase::Eight(case) => Eight::lane(case),
-            AnyCase::Fifteen(case) => Fifteen::lane(case),
-            AnyCase::Solitaire(case) => Solitaire::lane(case),
-            AnyCase::Sliding(case) => Sliding::lane(case),
+impl<P: V2Puzzle> AnyCase for Erased<P> {
+    fn lane(&self) -> Lane {
+        match self {
+            Erased::Case(case) => P::lane(case),
+            Erased::Work(_) | Erased::Beginning => Lane::Search,
         }
     }
 
-    fn prepare(case: AnyCase, shared: &Shared) -> Prepared<Self> {
-        match case {
-            AnyCase::Eight(case) => lift(
-                Eight::prepare(case, shared),
-                AnyCase::Eight,
-                AnyAnswer::Eight,
-            ),
-            AnyCase::Fifteen(case) => lift(
-                Fifteen::prepare(case, shared),
-                AnyCase::Fifteen,
-                AnyAnswer::Fifteen,
-            ),
-            AnyCase::Solitaire(case) => lift(
-                Solitaire::prepare(case, shared),
-                AnyCase::Solitaire,
-                AnyAnswer::Solitaire,
-            ),
-            AnyCase::Sliding(case) => lift(
-                Sliding::prepare(case, shared),
-                AnyCase::Sliding,
-                AnyAnswer::Sliding,
-            ),
-        }
-    }
-
-    fn begin(case: AnyCase) -> AnyWork {
-        match case {
-            AnyCase::Eight(case) => AnyWork::Eight(Eight::begin(case)),
-            AnyCase::Fifteen(case) => AnyWork::Fifteen(Fifteen::begin(case)),
-            AnyCase::Solitaire(case) => AnyWork::Solitaire(Solitaire::begin(case)),
-            AnyCase::Sliding(case) => AnyWork::Sliding(Sliding::begin(case)),
+    fn prepare(&self, shared: &Shared) -> Option<Box<dyn AnyAnswer>> {
+        match self {
+            Erased::Case(case) => P::prepare(case, shared).map(boxed::<P>),
+            Erased::Work(_) | Erased::Beginning => None,
         }
     }
 
     fn step(
-        work: &mut AnyWork,
+        &mut self,
         limits: &CaseLimits,
         shared: &Shared,
         slice: &Slice<'_>,
-    ) -> Progress<Result<AnyAnswer, Failure>> {
-        match work {
-            AnyWork::Eight(work) => map(Eight::step(work, limits, shared, slice), AnyAnswer::Eight),
-            AnyWork::Fifteen(work) => map(
-                Fifteen::step(work, limits, shared, slice),
-                AnyAnswer::Fifteen,
-            ),
-            AnyWork::Solitaire(work) => map(
-                Solitaire::step(work, limits, shared, slice),
-                AnyAnswer::Solitaire,
-            ),
-            AnyWork::Sliding(work) => map(
-                Sliding::step(work, limits, shared, slice),
-                AnyAnswer::Sliding,
-            ),
+    ) -> Progress<Result<Box<dyn AnyAnswer>, Failure>> {
+        if matches!(self, Erased::Case(_)) {
+            let Erased::Case(case) = std::mem::replace(self, Erased::Beginning) else {
+                unreachable!("just matched");
+            };
+            *self = Erased::Work(P::begin(case));
+        }
+        let Erased::Work(work) = self else {
+            unreachable!("a case becomes its work before its first step");
+        };
+        match P::step(work, limits, shared, slice) {
+            Progress::Done(result) => Progress::Done(result.map(boxed::<P>)),
+            Progress::Pending => Progress::Pending,
         }
     }
+}
 
-    fn outcome(answer: &AnyAnswer) -> Outcome {
-        match answer {
-            AnyAnswer::Eight(answer) => Eight::outcome(answer),
-            AnyAnswer::Fifteen(answer) => Fifteen::outcome(answer),
-            AnyAnswer::Solitaire(answer) => Solitaire::outcome(answer),
-            AnyAnswer::Sliding(answer) => Sliding::outcome(answer),
-        }
+impl<P: V2Puzzle> AnyAnswer for Answer<P> {
+    fn outcome(&self) -> Outcome {
+        P::outcome(&self.0)
     }
 
-    fn searched_with(answer: &AnyAnswer) -> Option<&'static str> {
-        match answer {
-            AnyAnswer::Fifteen(answer) => Fifteen::searched_with(answer),
-            AnyAnswer::Eight(_) | AnyAnswer::Solitaire(_) | AnyAnswer::Sliding(_) => None,
-        }
+    fn searched_with(&self) -> Option<&'static str> {
+        P::searched_with(&self.0)
+    }
+
+    fn response(self: Box<Self>, elapsed: Duration) -> pb::SolveResponse {
+        P::response(self.0, elapsed)
+    }
+}
+
+/// Cases of every kind, each answered by its own kind's [`Puzzle`].
+#[derive(Debug)]
+pub(crate) struct AnyPuzzle;
+
+impl Puzzle for AnyPuzzle {
+    type Case = Box<dyn AnyCase>;
+    type Answer = Box<dyn AnyAnswer>;
+    /// The case's own box: beginning allocates nothing more.
+    type Work = Box<dyn AnyCase>;
+
+    fn lane(case: &Self::Case) -> Lane {
+        case.lane()
+    }
+
+    fn prepare(case: &Self::Case, shared: &Shared) -> Option<Self::Answer> {
+        case.as_ref().prepare(shared)
+    }
+
+    fn begin(case: Self::Case) -> Self::Work {
+        case
+    }
+
+    fn step(
+        work: &mut Self::Work,
+        limits: &CaseLimits,
+        shared: &Shared,
+        slice: &Slice<'_>,
+    ) -> Progress<Result<Self::Answer, Failure>> {
+        work.step(limits, shared, slice)
+    }
+
+    fn outcome(answer: &Self::Answer) -> Outcome {
+        answer.outcome()
+    }
+
+    fn searched_with(answer: &Self::Answer) -> Option<&'static str> {
+        answer.as_ref().searched_with()
     }
 }

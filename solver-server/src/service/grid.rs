@@ -3,18 +3,23 @@
 //! or, when the request allows a ratio above 1, an answer with a proven lower bound.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use solver_core::format_moves;
 use solver_core::tiles::bounded::{self, Method};
 use solver_core::tiles::grid_ida::{GridSearch, Slice as Found};
+use solver_proto::v2 as pb;
 
 use crate::cache::{Answer, CacheKey};
+use crate::config::Kind;
+use crate::convert::v2::{self, Common};
 use crate::convert::{GridCase, Quality};
 use crate::errors::Failure;
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
-use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Prepared, Puzzle, Stats};
+use crate::service::any::V2Puzzle;
+use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, Stats};
 
 /// Cases on boards of the other shapes.
 #[derive(Debug)]
@@ -59,19 +64,19 @@ impl Puzzle for Sliding {
     }
 
     /// Parity, and the cache for optimal answers.
-    fn prepare(case: GridCase, shared: &Shared) -> Prepared<Self> {
+    fn prepare(case: &GridCase, shared: &Shared) -> Option<GridAnswer> {
         if !case.start.can_reach(&case.target) {
-            return Prepared::Answered(GridAnswer::Unsolvable);
+            return Some(GridAnswer::Unsolvable);
         }
         let key = CacheKey::sliding(&case.start, &case.target);
         match shared.cache.get(&key) {
-            Some(Answer::Moves(moves)) => Prepared::Answered(GridAnswer::Solved {
+            Some(Answer::Moves(moves)) => Some(GridAnswer::Solved {
                 lower_bound: u32::try_from(moves.len()).unwrap_or(u32::MAX),
                 moves,
                 cached: true,
                 stats: Stats::no_search("cache"),
             }),
-            _ => Prepared::Search(case),
+            _ => None,
         }
     }
 
@@ -136,6 +141,40 @@ impl Puzzle for Sliding {
         match answer {
             GridAnswer::Solved { .. } => Outcome::Solved,
             GridAnswer::Unsolvable => Outcome::Unsolvable,
+        }
+    }
+}
+
+impl V2Puzzle for Sliding {
+    const KIND: Kind = Kind::Sliding;
+    type Part = pb::SlidingPuzzle;
+
+    fn read(part: &pb::SlidingPuzzle, common: Common, _: &Shared) -> Result<GridCase, Failure> {
+        let within = |failure: Failure| failure.within("sliding");
+        let grid = v2::grid(part.rows, part.cols).map_err(within)?;
+        let (start, target) = v2::grid_boards(grid, &part.start, &part.target).map_err(within)?;
+        Ok(GridCase {
+            start,
+            target,
+            node_budget: common.node_budget,
+            quality: common.quality,
+        })
+    }
+
+    fn response(answer: GridAnswer, elapsed: Duration) -> pb::SolveResponse {
+        match answer {
+            GridAnswer::Solved {
+                moves,
+                lower_bound,
+                cached,
+                stats,
+            } => v2::answered(
+                v2::sliding_solution(&moves, lower_bound),
+                cached,
+                stats,
+                elapsed,
+            ),
+            GridAnswer::Unsolvable => v2::unsolvable(elapsed),
         }
     }
 }

@@ -1,18 +1,20 @@
 //! The gRPC services: `solver.v1.Solver` ([`v1`]) and `solver.v2.SolverService` ([`v2`]).
 //!
-//! Both stand on the same machinery. A puzzle kind's [`Puzzle`](puzzle::Puzzle) answers validated
-//! cases with domain answers ([`sliding`], [`grid`] for other shapes, [`solitaire`], and [`any`] for a choice of kinds);
+//! Both stand on the same machinery. A puzzle kind is one module ([`sliding`], [`grid`] for other
+//! shapes, [`solitaire`]): its [`Puzzle`](puzzle::Puzzle) answers validated cases with domain
+//! answers, and its [`V2Puzzle`](any::V2Puzzle) reads its part of a v2 `SolveRequest` and writes
+//! its answers as a `SolveResponse`; [`any`] erases the kinds for the RPCs that take all of them.
 //! [`stream`] drives any bidirectional RPC through its [`Edge`](stream::Edge) (its wire side);
 //! [`unary`] admits and runs a unary call; [`searches`] runs the several searches of one call.
-//! All CPU work runs in slices on the scheduler. Wire messages are read and written only in
-//! [`convert`](crate::convert).
+//! All CPU work runs in slices on the scheduler. Wire messages are read and written in
+//! [`convert`](crate::convert), but for each kind's own part of v2's `Solve` messages.
 
 pub(crate) mod any;
 pub(crate) mod grid;
 pub(crate) mod puzzle;
 mod searches;
-mod sliding;
-mod solitaire;
+pub(crate) mod sliding;
+pub(crate) mod solitaire;
 pub(crate) mod stream;
 mod unary;
 mod v1;

@@ -1,7 +1,8 @@
 //! The domain side of a puzzle kind: what the stream and unary machinery need to know to answer
 //! a validated case, the answers it produces, and the per-case limits. Nothing here knows a wire
-//! message: each RPC's edge ([`Edge`](crate::service::stream::Edge), the v2 handlers) converts
-//! requests into cases and answers into replies once, in [`convert`](crate::convert).
+//! message: each RPC's edge ([`Edge`](crate::service::stream::Edge), the v2 handlers, a kind's
+//! [`V2Puzzle`](crate::service::any::V2Puzzle)) converts requests into cases and answers into
+//! replies once.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,15 +16,6 @@ use crate::errors::Failure;
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
-
-/// A case either answered on the spot or left for a search.
-#[derive(Debug)]
-pub(crate) enum Prepared<P: Puzzle> {
-    /// Answered without a search: parity, a cache hit.
-    Answered(P::Answer),
-    /// Needs CPU time from the scheduler.
-    Search(P::Case),
-}
 
 /// How the stream hands a case to the scheduler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,10 +37,9 @@ pub(crate) trait Puzzle: Send + Sync + 'static {
 
     /// How the case is handed to the scheduler.
     fn lane(case: &Self::Case) -> Lane;
-    /// Answers `case` at once when no search is needed (parity, the cache).
-    fn prepare(case: Self::Case, shared: &Shared) -> Prepared<Self>
-    where
-        Self: Sized;
+    /// Answers `case` at once when no search is needed (parity, the cache); `None` leaves it for
+    /// the scheduler. By reference, so a boxed case is not moved out and boxed again.
+    fn prepare(case: &Self::Case, shared: &Shared) -> Option<Self::Answer>;
     /// Work on a case, not started yet.
     fn begin(case: Self::Case) -> Self::Work;
     /// Works on a case for one time slice (on a worker thread): its answer when done, caching

@@ -3,18 +3,22 @@
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use solver_core::fifteen::{self, SlicedSearch};
 use solver_core::{Board4, format_moves};
+use solver_proto::v2 as pb;
 
 use crate::cache::{Answer, CacheKey};
-use crate::convert::SlidingCase;
+use crate::config::Kind;
+use crate::convert::{self, SlidingCase, v2::Common};
 use crate::engine;
 use crate::errors::Failure;
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
-use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Prepared, Puzzle, SlidingAnswer, Stats};
+use crate::service::any::V2Puzzle;
+use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, SlidingAnswer, Stats};
 
 /// 3×3 cases.
 #[derive(Debug)]
@@ -49,12 +53,8 @@ impl Puzzle for Eight {
 
     /// Parity only: a 3×3 answer is a table look-up, no dearer than a cache look-up, so 3×3
     /// cases are never cached (nor counted as cache misses).
-    fn prepare(case: SlidingCase<3>, _shared: &Shared) -> Prepared<Self> {
-        if case.start.can_reach(&case.target) {
-            Prepared::Search(case)
-        } else {
-            Prepared::Answered(SlidingAnswer::Unsolvable)
-        }
+    fn prepare(case: &SlidingCase<3>, _shared: &Shared) -> Option<SlidingAnswer> {
+        (!case.start.can_reach(&case.target)).then_some(SlidingAnswer::Unsolvable)
     }
 
     fn begin(case: Self::Case) -> Self::Work {
@@ -111,20 +111,20 @@ impl Puzzle for Fifteen {
     }
 
     /// Parity and the cache: everything that needs no search.
-    fn prepare(case: SlidingCase<4>, shared: &Shared) -> Prepared<Self> {
+    fn prepare(case: &SlidingCase<4>, shared: &Shared) -> Option<SlidingAnswer> {
         if !case.start.can_reach(&case.target) {
-            return Prepared::Answered(SlidingAnswer::Unsolvable);
+            return Some(SlidingAnswer::Unsolvable);
         }
         match shared
             .cache
             .get(&CacheKey::Fifteen(case.start, case.target))
         {
-            Some(Answer::Moves(moves)) => Prepared::Answered(SlidingAnswer::Solved {
+            Some(Answer::Moves(moves)) => Some(SlidingAnswer::Solved {
                 moves,
                 cached: true,
                 stats: Stats::no_search("cache"),
             }),
-            _ => Prepared::Search(case),
+            _ => None,
         }
     }
 
@@ -183,5 +183,61 @@ impl Puzzle for Fifteen {
             } => Some(stats.method),
             _ => None,
         }
+    }
+}
+
+/// Reads a `W × W` case from a request's `sliding`. Its answers are optimal whatever the quality
+/// asked: that meets any ratio.
+fn read<const W: usize>(
+    part: &pb::SlidingPuzzle,
+    common: Common,
+) -> Result<SlidingCase<W>, Failure> {
+    let (start, target) =
+        convert::boards::<W>(&part.start, &part.target).map_err(|f| f.within("sliding"))?;
+    Ok(SlidingCase {
+        start,
+        target,
+        node_budget: common.node_budget,
+    })
+}
+
+/// The v2 response to a 3×3 or 4×4 answer: optimal, so its lower bound is its length.
+fn response(answer: SlidingAnswer, elapsed: Duration) -> pb::SolveResponse {
+    match answer {
+        SlidingAnswer::Solved {
+            moves,
+            cached,
+            stats,
+        } => {
+            let solution = convert::v2::sliding_solution(&moves, convert::count(moves.len()));
+            convert::v2::answered(solution, cached, stats, elapsed)
+        }
+        SlidingAnswer::Unsolvable => convert::v2::unsolvable(elapsed),
+    }
+}
+
+impl V2Puzzle for Eight {
+    const KIND: Kind = Kind::Eight;
+    type Part = pb::SlidingPuzzle;
+
+    fn read(part: &pb::SlidingPuzzle, common: Common, _: &Shared) -> Result<Self::Case, Failure> {
+        read(part, common)
+    }
+
+    fn response(answer: SlidingAnswer, elapsed: Duration) -> pb::SolveResponse {
+        response(answer, elapsed)
+    }
+}
+
+impl V2Puzzle for Fifteen {
+    const KIND: Kind = Kind::Fifteen;
+    type Part = pb::SlidingPuzzle;
+
+    fn read(part: &pb::SlidingPuzzle, common: Common, _: &Shared) -> Result<Self::Case, Failure> {
+        read(part, common)
+    }
+
+    fn response(answer: SlidingAnswer, elapsed: Duration) -> pb::SolveResponse {
+        response(answer, elapsed)
     }
 }

@@ -2,21 +2,23 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use solver_core::solitaire::{self, SlicedSolitaire};
 use solver_core::{StopReason, Stopped};
+use solver_proto::v2::{self as pb, solution, solve_response};
 
 use crate::cache::{Answer, Cache, CacheKey};
-use crate::convert::SolitaireCase;
+use crate::config::Kind;
+use crate::convert::{self, SolitaireCase, v2::Common};
 use crate::engine;
-use crate::engine::Step;
+use crate::engine::{Square, Step};
 use crate::errors::Failure;
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
-use crate::service::puzzle::{
-    CaseLimits, CaseStop, Lane, Prepared, Puzzle, SolitaireAnswer, Stats,
-};
+use crate::service::any::V2Puzzle;
+use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, SolitaireAnswer, Stats};
 
 /// Solitaire cases.
 #[derive(Debug)]
@@ -33,20 +35,20 @@ impl Puzzle for Solitaire {
         Lane::Search
     }
 
-    fn prepare(case: SolitaireCase, shared: &Shared) -> Prepared<Self> {
+    fn prepare(case: &SolitaireCase, shared: &Shared) -> Option<SolitaireAnswer> {
         let key = CacheKey::Solitaire(case.start, case.end, case.max_moves);
         match shared.cache.get(&key) {
-            Some(Answer::Steps(steps)) => Prepared::Answered(SolitaireAnswer::Solved {
+            Some(Answer::Steps(steps)) => Some(SolitaireAnswer::Solved {
                 steps,
                 cached: true,
                 stats: Stats::no_search("cache"),
             }),
-            Some(Answer::Unreachable) => Prepared::Answered(SolitaireAnswer::Unreachable {
+            Some(Answer::Unreachable) => Some(SolitaireAnswer::Unreachable {
                 max_moves: case.max_moves,
                 cached: true,
                 stats: Stats::no_search("cache"),
             }),
-            _ => Prepared::Search(case),
+            _ => None,
         }
     }
 
@@ -181,5 +183,73 @@ fn reply(
             })
         }
         Err(stopped) => Err(limits.failure(&stop, stopped, 0)),
+    }
+}
+
+impl V2Puzzle for Solitaire {
+    const KIND: Kind = Kind::Solitaire;
+    type Part = pb::SolitairePuzzle;
+
+    fn read(
+        part: &pb::SolitairePuzzle,
+        _: Common,
+        shared: &Shared,
+    ) -> Result<SolitaireCase, Failure> {
+        let squares = |squares: &[pb::Square]| -> Vec<(u32, u32)> {
+            squares.iter().map(|s| (s.row, s.col)).collect()
+        };
+        convert::solitaire_case(
+            &squares(&part.start),
+            &squares(&part.end),
+            part.max_moves,
+            shared.config.max_solitaire_moves,
+            engine::SOLITAIRE_DEFAULT_MOVES,
+        )
+        .map_err(|failure| failure.within("solitaire"))
+    }
+
+    fn response(answer: SolitaireAnswer, elapsed: Duration) -> pb::SolveResponse {
+        let (outcome, cached, stats) = match answer {
+            SolitaireAnswer::Solved {
+                steps,
+                cached,
+                stats,
+            } => {
+                let moves = solution::Kind::Solitaire(moves(&steps));
+                let solution = pb::Solution { kind: Some(moves) };
+                (solve_response::Outcome::Solution(solution), cached, stats)
+            }
+            SolitaireAnswer::Unreachable {
+                max_moves,
+                cached,
+                stats,
+            } => {
+                let unreachable = pb::Unreachable { max_moves };
+                (
+                    solve_response::Outcome::Unreachable(unreachable),
+                    cached,
+                    stats,
+                )
+            }
+        };
+        convert::v2::answered(outcome, cached, stats, elapsed)
+    }
+}
+
+/// Steps as v2's solution.
+fn moves(steps: &[Step]) -> pb::SolitaireSolution {
+    let square = |square: Square| pb::Square {
+        row: square.row(),
+        col: square.col(),
+    };
+    pb::SolitaireSolution {
+        moves: steps
+            .iter()
+            .map(|step| pb::SolitaireMove {
+                origin: Some(square(step.from)),
+                destination: Some(square(step.to)),
+            })
+            .collect(),
+        length: convert::count(steps.len()),
     }
 }

@@ -26,7 +26,7 @@ use crate::errors::{Failure, StreamEnd};
 use crate::metrics::KindMetrics;
 use crate::scheduler::{FlowId, JobError, Progress};
 use crate::service::Shared;
-use crate::service::puzzle::{self, CaseLimits, Lane, Prepared, Puzzle};
+use crate::service::puzzle::{self, CaseLimits, Lane, Puzzle};
 
 /// The reply half of a stream, as tonic wants it.
 pub(crate) type ReplyStream<R> = ReceiverStream<Result<R, Status>>;
@@ -325,12 +325,13 @@ async fn dispatch<E: Edge>(
                 continue;
             }
         };
-        match E::Puzzle::prepare(case, &ctx.shared) {
-            Prepared::Answered(answer) => ctx.reply(id, kind, Ok(answer), received).await,
-            Prepared::Search(case) => match E::Puzzle::lane(&case) {
-                Lane::Search => spawn_job(ctx, vec![(id, kind, case)], received),
-                Lane::Lookup => lookups.push((id, kind, case)),
-            },
+        if let Some(answer) = E::Puzzle::prepare(&case, &ctx.shared) {
+            ctx.reply(id, kind, Ok(answer), received).await;
+            continue;
+        }
+        match E::Puzzle::lane(&case) {
+            Lane::Search => spawn_job(ctx, vec![(id, kind, case)], received),
+            Lane::Lookup => lookups.push((id, kind, case)),
         }
     }
     if !lookups.is_empty() {

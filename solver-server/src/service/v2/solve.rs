@@ -11,7 +11,7 @@ use crate::errors::{Failure, StreamEnd};
 use crate::metrics::{KindMetrics, Outcome};
 use crate::service::Shared;
 use crate::service::any::{AnyAnswer, AnyPuzzle};
-use crate::service::puzzle::{self, Prepared, Puzzle};
+use crate::service::puzzle::{self, Puzzle};
 use crate::service::stream::{self, Edge, Read, ReplyStream};
 use crate::service::unary::Call;
 
@@ -31,7 +31,7 @@ impl Edge for SolveStream {
 
     fn write(
         id: String,
-        result: Result<AnyAnswer, Failure>,
+        result: Result<Box<dyn AnyAnswer>, Failure>,
         elapsed: Duration,
     ) -> pb::SolveResponse {
         convert::solve_response(id, result, elapsed)
@@ -94,9 +94,9 @@ pub(super) async fn unary(
     let counted = InFlight::new(shared.metrics.kind(kind), call.received);
     let result = match case {
         Err(failure) => Err(failure),
-        Ok(case) => match AnyPuzzle::prepare(case, shared) {
-            Prepared::Answered(answer) => Ok(answer),
-            Prepared::Search(case) => {
+        Ok(case) => match AnyPuzzle::prepare(&case, shared) {
+            Some(answer) => Ok(answer),
+            None => {
                 let mut work = AnyPuzzle::begin(case);
                 call.run(move |limits, shared, slice| {
                     AnyPuzzle::step(&mut work, limits, shared, slice)
