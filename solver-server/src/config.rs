@@ -10,7 +10,8 @@ use clap::{Parser, ValueEnum};
 
 use crate::data::DataDir;
 
-/// A puzzle kind, one per RPC.
+/// A puzzle kind: the name it has in flags, logs and metric labels. Each is served by one module
+/// of the server, which names its kind; this list is what flags and metrics enumerate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ValueEnum)]
 pub enum Kind {
     /// The 8-puzzle (3×3), `SolveEight`.
@@ -24,7 +25,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Every kind, in RPC order.
+    /// Every kind, in declaration order (metrics index their series by it).
     pub const ALL: [Kind; 4] = [Kind::Eight, Kind::Fifteen, Kind::Solitaire, Kind::Sliding];
 
     /// The lowercase name used in flags, logs and metric labels.
@@ -506,6 +507,16 @@ fn parse_optional_duration(text: &str) -> Result<Option<Duration>, FlagError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_is_listed_once_by_its_flag_name() {
+        assert_eq!(Kind::ALL.as_slice(), Kind::value_variants());
+        for (index, kind) in Kind::ALL.into_iter().enumerate() {
+            assert_eq!(kind as usize, index);
+            let flag = kind.to_possible_value().expect("no kind is hidden");
+            assert_eq!(flag.get_name(), kind.name());
+        }
+    }
 
     #[test]
     fn durations() {

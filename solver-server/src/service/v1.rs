@@ -1,7 +1,8 @@
-//! The `solver.v1.Solver` service: one bidirectional RPC per puzzle kind, each an [`Edge`] over
-//! its kind's [`Puzzle`](crate::service::puzzle::Puzzle). Its wire behaviour is frozen: other
-//! services depend on it.
+//! The `solver.v1.Solver` service: one bidirectional RPC per puzzle kind, each the one [`Edge`]
+//! over its kind's [`Puzzle`], which says how it reads its requests and writes its replies
+//! (`V1Puzzle`). Its wire behaviour is frozen: other services depend on it.
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,7 +14,7 @@ use crate::engine;
 use crate::errors::{Failure, StreamEnd};
 use crate::pb;
 use crate::service::Shared;
-use crate::service::puzzle::{SlidingAnswer, SolitaireAnswer};
+use crate::service::puzzle::{Puzzle, SlidingAnswer, SolitaireAnswer};
 use crate::service::sliding::{Eight, Fifteen};
 use crate::service::solitaire::Solitaire;
 use crate::service::stream::{self, Edge, Read, ReplyStream};
@@ -41,52 +42,56 @@ impl pb::solver_server::Solver for SolverService {
         &self,
         request: Request<Streaming<pb::SlidingRequest>>,
     ) -> Result<Response<Self::SolveEightStream>, Status> {
-        stream::open::<SolveEight, _>(&self.shared, Kind::Eight.name(), request)
+        stream::open::<Solve<Eight>, _>(&self.shared, Eight::KIND.name(), request)
     }
 
     async fn solve_fifteen(
         &self,
         request: Request<Streaming<pb::SlidingRequest>>,
     ) -> Result<Response<Self::SolveFifteenStream>, Status> {
-        stream::open::<SolveFifteen, _>(&self.shared, Kind::Fifteen.name(), request)
+        stream::open::<Solve<Fifteen>, _>(&self.shared, Fifteen::KIND.name(), request)
     }
 
     async fn solve_solitaire(
         &self,
         request: Request<Streaming<pb::SolitaireRequest>>,
     ) -> Result<Response<Self::SolveSolitaireStream>, Status> {
-        stream::open::<SolveSolitaire, _>(&self.shared, Kind::Solitaire.name(), request)
+        stream::open::<Solve<Solitaire>, _>(&self.shared, Solitaire::KIND.name(), request)
     }
 }
 
-/// `SolveEight`.
-#[derive(Debug)]
-struct SolveEight;
+/// A kind as `solver.v1` serves it: one RPC of its own, with its own messages.
+trait V1Puzzle: Puzzle {
+    /// The kind its cases are counted under.
+    const KIND: Kind;
+    /// The request message.
+    type Request: Send + 'static;
+    /// The reply message.
+    type Reply: Send + std::fmt::Debug + 'static;
 
-/// `SolveFifteen`.
-#[derive(Debug)]
-struct SolveFifteen;
+    /// Reads and validates a request: its id and its case.
+    fn read(request: &Self::Request, shared: &Shared) -> (u64, Result<Self::Case, Failure>);
+    /// The reply to case `id`.
+    fn write(id: u64, result: Result<Self::Answer, Failure>) -> Self::Reply;
+}
 
-/// `SolveSolitaire`.
+/// The RPC of kind `P`.
 #[derive(Debug)]
-struct SolveSolitaire;
+struct Solve<P>(PhantomData<P>);
 
-impl Edge for SolveEight {
-    type Puzzle = Eight;
-    type Request = pb::SlidingRequest;
-    type Reply = pb::SlidingReply;
+impl<P: V1Puzzle> Edge for Solve<P> {
+    type Puzzle = P;
+    type Request = P::Request;
+    type Reply = P::Reply;
     type Id = u64;
 
-    fn read(request: pb::SlidingRequest, _shared: &Shared) -> Read<Self> {
-        (
-            request.id,
-            Kind::Eight,
-            convert::sliding_case::<3>(&request),
-        )
+    fn read(request: P::Request, shared: &Shared) -> Read<Self> {
+        let (id, case) = P::read(&request, shared);
+        (id, P::KIND, case)
     }
 
-    fn write(id: u64, result: Result<SlidingAnswer, Failure>, _: Duration) -> pb::SlidingReply {
-        convert::sliding_reply(id, result)
+    fn write(id: u64, result: Result<P::Answer, Failure>, _: Duration) -> P::Reply {
+        P::write(id, result)
     }
 
     fn end(end: StreamEnd) -> Status {
@@ -94,49 +99,46 @@ impl Edge for SolveEight {
     }
 }
 
-impl Edge for SolveFifteen {
-    type Puzzle = Fifteen;
+impl V1Puzzle for Eight {
+    const KIND: Kind = Kind::Eight;
     type Request = pb::SlidingRequest;
     type Reply = pb::SlidingReply;
-    type Id = u64;
 
-    fn read(request: pb::SlidingRequest, _shared: &Shared) -> Read<Self> {
-        (
-            request.id,
-            Kind::Fifteen,
-            convert::sliding_case::<4>(&request),
-        )
+    fn read(request: &pb::SlidingRequest, _: &Shared) -> (u64, Result<Self::Case, Failure>) {
+        (request.id, convert::sliding_case::<3>(request))
     }
 
-    fn write(id: u64, result: Result<SlidingAnswer, Failure>, _: Duration) -> pb::SlidingReply {
+    fn write(id: u64, result: Result<SlidingAnswer, Failure>) -> pb::SlidingReply {
         convert::sliding_reply(id, result)
-    }
-
-    fn end(end: StreamEnd) -> Status {
-        end.into()
     }
 }
 
-impl Edge for SolveSolitaire {
-    type Puzzle = Solitaire;
+impl V1Puzzle for Fifteen {
+    const KIND: Kind = Kind::Fifteen;
+    type Request = pb::SlidingRequest;
+    type Reply = pb::SlidingReply;
+
+    fn read(request: &pb::SlidingRequest, _: &Shared) -> (u64, Result<Self::Case, Failure>) {
+        (request.id, convert::sliding_case::<4>(request))
+    }
+
+    fn write(id: u64, result: Result<SlidingAnswer, Failure>) -> pb::SlidingReply {
+        convert::sliding_reply(id, result)
+    }
+}
+
+impl V1Puzzle for Solitaire {
+    const KIND: Kind = Kind::Solitaire;
     type Request = pb::SolitaireRequest;
     type Reply = pb::SolitaireReply;
-    type Id = u64;
 
-    fn read(request: pb::SolitaireRequest, shared: &Shared) -> Read<Self> {
+    fn read(request: &pb::SolitaireRequest, shared: &Shared) -> (u64, Result<Self::Case, Failure>) {
         let limit = shared.config.max_solitaire_moves;
-        (
-            request.id,
-            Kind::Solitaire,
-            convert::solitaire_case(&request, limit, engine::SOLITAIRE_DEFAULT_MOVES),
-        )
+        let case = convert::solitaire_case(request, limit, engine::SOLITAIRE_DEFAULT_MOVES);
+        (request.id, case)
     }
 
-    fn write(id: u64, result: Result<SolitaireAnswer, Failure>, _: Duration) -> pb::SolitaireReply {
+    fn write(id: u64, result: Result<SolitaireAnswer, Failure>) -> pb::SolitaireReply {
         convert::solitaire_reply(id, result)
-    }
-
-    fn end(end: StreamEnd) -> Status {
-        end.into()
     }
 }
