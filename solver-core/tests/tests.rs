@@ -3,4 +3,5 @@
 
 mod extremes;
 mod grid;
+mod grid_table;
 mod oracle;

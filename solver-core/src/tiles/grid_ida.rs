@@ -1,5 +1,6 @@
-//! Optimal solutions on boards of any shape: IDA* with Manhattan distance (plus
-//! linear conflicts), in lexicographic move order, run in slices.
+//! Optimal solutions on boards of any shape: IDA* in lexicographic move order, run in slices,
+//! guided by Manhattan distance plus linear conflicts ([`GridSearch::new`]) or by a shared set of
+//! additive pattern databases ([`GridSearch::with_databases`], [`super::grid_pdb`]).
 //!
 //! Each iteration is a depth-first search that tries the blank's moves in `d < l < r < u` order
 //! and prunes nodes whose `g + h` exceeds the bound; the next bound is the smallest pruned
@@ -12,14 +13,22 @@
 //! depth) in the value, with no recursion, so [`GridSearch::run`] can return at any node and the
 //! next call goes on from there: the scheduler can preempt it every few milliseconds. Every
 //! completed iteration proves the optimum is at least the next bound, so a stopped search still
-//! reports a proven lower bound ([`GridSearch::bound`]).
+//! reports a proven lower bound ([`GridSearch::bound`]). (A pruned child may record less than
+//! its full `g + h`, e.g. when the board's own database sum already exceeds the bound and the
+//! mirror image is not read: any value above the bound and at most the child's `g + h` keeps the
+//! next bound proven.)
+//!
+//! Each move changes the heuristic incrementally (the moved tile's Manhattan distance and two
+//! lines' conflicts, or one pattern's index per side), so the hot loop allocates nothing.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::board::Move;
 use super::distance::Distance;
 use super::grid::Grid;
 use super::grid_board::GridBoard;
+use super::grid_pdb::{GridDatabases, Lookup};
 use crate::stop::{SearchStats, Stop, Stopped};
 
 /// What one slice of a search ended with.
@@ -31,18 +40,23 @@ pub enum Slice {
     Suspended,
 }
 
+/// No neighbour: the board ends there.
+const EDGE: u8 = u8::MAX;
+
 /// A resumable optimal search from one board to a target of the same shape.
 #[derive(Debug, Clone)]
 pub struct GridSearch {
-    distance: Distance,
-    grid: Grid,
-    cells: Vec<u8>,
+    core: Core,
+    estimate: Estimate,
+}
+
+/// The search's state apart from the heuristic.
+#[derive(Debug, Clone)]
+struct Core {
+    /// Each cell's neighbours in [`Move::ALL`] order, [`EDGE`] where the board ends.
+    neighbours: [[u8; 4]; 64],
+    cells: [u8; 64],
     blank: usize,
-    /// Heuristic parts kept up to date move by move.
-    manhattan: u32,
-    row_conflicts: Vec<u32>,
-    col_conflicts: Vec<u32>,
-    conflicts: u32,
     /// The moves from the start to the current node.
     path: Vec<Move>,
     /// For each depth on the path (and the current node), the index of the next move to try.
@@ -53,37 +67,200 @@ pub struct GridSearch {
     found: bool,
 }
 
-impl GridSearch {
-    /// A search from `start` to `target` (nothing runs yet), or `None` when `target` is of
-    /// another shape or cannot be reached (see [`GridBoard::can_reach`]).
-    #[must_use]
-    pub fn new(start: &GridBoard, target: &GridBoard) -> Option<Self> {
-        if !start.can_reach(target) {
-            return None;
+/// Which admissible heuristic guides the search.
+#[derive(Debug, Clone)]
+enum Estimate {
+    Conflicts(Box<Conflicts>),
+    Databases(Box<Databases>),
+}
+
+/// A heuristic kept up to date move by move.
+trait Heuristic {
+    /// The child's value after the blank's move `mv` from `from` to `to` (`cells` already show
+    /// `tile` on `from`): `Ok(h)` with the state moved on when `h <= limit`, otherwise `Err` with
+    /// a lower bound above `limit` and the state unchanged.
+    fn enter(
+        &mut self,
+        cells: &[u8; 64],
+        tile: u8,
+        from: usize,
+        to: usize,
+        mv: usize,
+        limit: u32,
+    ) -> Result<u32, u32>;
+
+    /// Undoes the last move entered (`cells` already show `tile` back on `to`).
+    fn leave(&mut self, cells: &[u8; 64], tile: u8, from: usize, to: usize, mv: usize);
+}
+
+/// Manhattan distance plus linear conflicts, the two lines a move touches recomputed.
+#[derive(Debug, Clone)]
+struct Conflicts {
+    distance: Distance,
+    cols: usize,
+    /// `manhattan_of[tile][cell]`.
+    manhattan_of: [[u8; 64]; 64],
+    manhattan: u32,
+    row_conflicts: [u32; 8],
+    col_conflicts: [u32; 8],
+    conflicts: u32,
+}
+
+impl Conflicts {
+    fn new(grid: Grid, target: &[u8], cells: &[u8]) -> Self {
+        let distance = Distance::new(grid, target);
+        let mut manhattan_of = [[0u8; 64]; 64];
+        for (tile, row) in manhattan_of
+            .iter_mut()
+            .enumerate()
+            .take(grid.cells())
+            .skip(1)
+        {
+            for (cell, md) in row.iter_mut().enumerate().take(grid.cells()) {
+                *md = distance.manhattan(tile as u8, cell) as u8;
+            }
         }
-        let grid = start.grid();
-        let distance = Distance::new(grid, target.cells());
-        let cells = start.cells().to_vec();
-        let row_conflicts: Vec<u32> = (0..grid.rows())
-            .map(|r| distance.row_conflicts(&cells, r))
-            .collect();
-        let col_conflicts: Vec<u32> = (0..grid.cols())
-            .map(|c| distance.col_conflicts(&cells, c))
-            .collect();
-        let conflicts = row_conflicts.iter().sum::<u32>() + col_conflicts.iter().sum::<u32>();
-        let manhattan = distance.manhattan_sum(&cells);
-        let bound = manhattan + conflicts;
-        Some(Self {
-            blank: start.blank(),
+        let mut row_conflicts = [0; 8];
+        let mut col_conflicts = [0; 8];
+        for (r, conflicts) in row_conflicts.iter_mut().enumerate().take(grid.rows()) {
+            *conflicts = distance.row_conflicts(cells, r);
+        }
+        for (c, conflicts) in col_conflicts.iter_mut().enumerate().take(grid.cols()) {
+            *conflicts = distance.col_conflicts(cells, c);
+        }
+        Self {
+            manhattan: distance.manhattan_sum(cells),
+            conflicts: row_conflicts.iter().sum::<u32>() + col_conflicts.iter().sum::<u32>(),
             distance,
-            grid,
-            cells,
-            manhattan,
+            cols: grid.cols(),
+            manhattan_of,
             row_conflicts,
             col_conflicts,
-            conflicts,
-            path: Vec::new(),
-            next: vec![0],
+        }
+    }
+
+    fn value(&self) -> u32 {
+        self.manhattan + self.conflicts
+    }
+
+    /// The conflicts of the two lines a move between `a` and `b` changes, with their indices
+    /// and whether they are rows: a vertical move changes a tile's row (its column's order is
+    /// unchanged), a horizontal one its column.
+    fn lines(&self, cells: &[u8; 64], a: usize, b: usize) -> (bool, [usize; 2], [u32; 2]) {
+        let cols = self.cols;
+        if a % cols == b % cols {
+            let rows = [a / cols, b / cols];
+            let new = rows.map(|r| self.distance.row_conflicts(cells, r));
+            (true, rows, new)
+        } else {
+            let lines = [a % cols, b % cols];
+            let new = lines.map(|c| self.distance.col_conflicts(cells, c));
+            (false, lines, new)
+        }
+    }
+
+    fn set_lines(&mut self, (rows, lines, new): (bool, [usize; 2], [u32; 2])) {
+        let store = if rows {
+            &mut self.row_conflicts
+        } else {
+            &mut self.col_conflicts
+        };
+        for (&line, &value) in lines.iter().zip(&new) {
+            self.conflicts = self.conflicts - store[line] + value;
+            store[line] = value;
+        }
+    }
+}
+
+impl Heuristic for Conflicts {
+    #[inline]
+    fn enter(
+        &mut self,
+        cells: &[u8; 64],
+        tile: u8,
+        from: usize,
+        to: usize,
+        _mv: usize,
+        limit: u32,
+    ) -> Result<u32, u32> {
+        let md = &self.manhattan_of[tile as usize];
+        let manhattan = self.manhattan + u32::from(md[from]) - u32::from(md[to]);
+        let lines = self.lines(cells, from, to);
+        let store = if lines.0 {
+            &self.row_conflicts
+        } else {
+            &self.col_conflicts
+        };
+        let conflicts =
+            self.conflicts - store[lines.1[0]] - store[lines.1[1]] + lines.2[0] + lines.2[1];
+        let h = manhattan + conflicts;
+        if h > limit {
+            return Err(h);
+        }
+        self.manhattan = manhattan;
+        self.set_lines(lines);
+        Ok(h)
+    }
+
+    #[inline]
+    fn leave(&mut self, cells: &[u8; 64], tile: u8, from: usize, to: usize, _mv: usize) {
+        let md = &self.manhattan_of[tile as usize];
+        self.manhattan = self.manhattan + u32::from(md[to]) - u32::from(md[from]);
+        let lines = self.lines(cells, from, to);
+        self.set_lines(lines);
+    }
+}
+
+/// A shared set of pattern databases and this search's lookups in it.
+#[derive(Debug, Clone)]
+struct Databases {
+    dbs: Arc<GridDatabases>,
+    lookup: Lookup,
+}
+
+impl Heuristic for Databases {
+    #[inline]
+    fn enter(
+        &mut self,
+        _cells: &[u8; 64],
+        tile: u8,
+        _from: usize,
+        _to: usize,
+        mv: usize,
+        limit: u32,
+    ) -> Result<u32, u32> {
+        self.lookup.enter(&self.dbs, tile, mv, limit)
+    }
+
+    #[inline]
+    fn leave(&mut self, _cells: &[u8; 64], tile: u8, _from: usize, _to: usize, mv: usize) {
+        self.lookup.leave(tile, mv);
+    }
+}
+
+impl Core {
+    fn new(start: &GridBoard, bound: u32) -> Self {
+        let grid = start.grid();
+        let mut neighbours = [[EDGE; 4]; 64];
+        for (cell, row) in neighbours.iter_mut().enumerate().take(grid.cells()) {
+            for mv in Move::ALL {
+                if let Some(to) = grid.neighbour(cell, mv) {
+                    row[mv.index()] = to as u8;
+                }
+            }
+        }
+        let mut cells = [0u8; 64];
+        cells[..grid.cells()].copy_from_slice(start.cells());
+        Self {
+            neighbours,
+            cells,
+            blank: start.blank(),
+            path: Vec::with_capacity(256),
+            next: {
+                let mut next = Vec::with_capacity(256);
+                next.push(0);
+                next
+            },
             bound,
             next_bound: u32::MAX,
             stats: SearchStats {
@@ -91,66 +268,24 @@ impl GridSearch {
                 iterations: 1,
             },
             found: bound == 0,
-        })
-    }
-
-    /// A lower bound on the optimal length, proven by the iterations done (the heuristic's value
-    /// before any); the optimal length itself once found.
-    #[must_use]
-    pub fn bound(&self) -> u32 {
-        self.bound
-    }
-
-    /// The work done so far.
-    #[must_use]
-    pub fn stats(&self) -> SearchStats {
-        self.stats
-    }
-
-    fn heuristic(&self) -> u32 {
-        self.manhattan + self.conflicts
-    }
-
-    /// Moves the blank to `to`, updating the heuristic's parts.
-    fn slide(&mut self, to: usize) {
-        let (from, tile) = (self.blank, self.cells[to]);
-        let cols = self.grid.cols();
-        self.manhattan = self.manhattan + self.distance.manhattan(tile, from)
-            - self.distance.manhattan(tile, to);
-        self.cells[from] = tile;
-        self.cells[to] = 0;
-        self.blank = to;
-        // A vertical move changes the tile's row (its column's order is unchanged), a horizontal
-        // one its column: only those two lines' conflicts can change.
-        if from % cols == to % cols {
-            for row in [from / cols, to / cols] {
-                let new = self.distance.row_conflicts(&self.cells, row);
-                self.conflicts = self.conflicts + new - self.row_conflicts[row];
-                self.row_conflicts[row] = new;
-            }
-        } else {
-            for col in [from % cols, to % cols] {
-                let new = self.distance.col_conflicts(&self.cells, col);
-                self.conflicts = self.conflicts + new - self.col_conflicts[col];
-                self.col_conflicts[col] = new;
-            }
         }
     }
 
-    /// Searches until the answer is found (`Ok(Found)`), `stop` fires (`Err`), or the first poll
-    /// after `slice_end` (`Ok(Suspended)`: call again to go on).
-    ///
-    /// # Errors
-    /// [`Stopped`] when `stop` fires; the search can still be resumed with a new `stop`.
-    pub fn run(&mut self, stop: &Stop, slice_end: Option<Instant>) -> Result<Slice, Stopped> {
+    /// The depth-first search of the module docs, from wherever the last call stopped.
+    fn run<H: Heuristic>(
+        &mut self,
+        heuristic: &mut H,
+        stop: &Stop,
+        slice_end: Option<Instant>,
+    ) -> Result<Slice, Stopped> {
         let mut poll = stop.next_poll(self.stats.nodes);
         loop {
             if self.found {
                 return Ok(Slice::Found(self.path.clone()));
             }
             let depth = self.path.len();
-            let index = self.next[depth];
-            if index as usize == Move::ALL.len() {
+            let index = usize::from(self.next[depth]);
+            if index == Move::ALL.len() {
                 // Every move from this node tried: back up, or end the iteration at the root.
                 if depth == 0 {
                     assert!(
@@ -165,34 +300,47 @@ impl GridSearch {
                 }
                 let last = self.path.pop().expect("depth > 0");
                 self.next.pop();
-                let back = self
-                    .grid
-                    .neighbour(self.blank, last.reverse())
-                    .expect("undoing a move stays on the board");
-                self.slide(back);
+                let to = self.blank;
+                let from = usize::from(self.neighbours[to][last.reverse().index()]);
+                let tile = self.cells[from];
+                self.cells[to] = tile;
+                self.cells[from] = 0;
+                self.blank = from;
+                heuristic.leave(&self.cells, tile, from, to, last.index());
                 continue;
             }
             self.next[depth] += 1;
-            let mv = Move::ALL[index as usize];
+            let mv = Move::ALL[index];
             if self.path.last().is_some_and(|&last| last == mv.reverse()) {
                 continue;
             }
-            let Some(to) = self.grid.neighbour(self.blank, mv) else {
-                continue;
-            };
             let from = self.blank;
-            self.slide(to);
+            let to = self.neighbours[from][index];
+            if to == EDGE {
+                continue;
+            }
+            let to = usize::from(to);
+            let tile = self.cells[to];
+            self.cells[from] = tile;
+            self.cells[to] = 0;
             self.stats.nodes += 1;
-            let f = depth as u32 + 1 + self.heuristic();
-            if f > self.bound {
-                self.next_bound = self.next_bound.min(f);
-                self.slide(from);
-            } else {
-                self.path.push(mv);
-                self.next.push(0);
-                if self.heuristic() == 0 {
-                    self.found = true;
-                    return Ok(Slice::Found(self.path.clone()));
+            // A node on the path has `g + h <= bound` and `h >= 1`, so its children's
+            // `g <= bound`.
+            let g = depth as u32 + 1;
+            match heuristic.enter(&self.cells, tile, from, to, index, self.bound - g) {
+                Err(h) => {
+                    self.next_bound = self.next_bound.min(g + h);
+                    self.cells[to] = tile;
+                    self.cells[from] = 0;
+                }
+                Ok(h) => {
+                    self.blank = to;
+                    self.path.push(mv);
+                    self.next.push(0);
+                    if h == 0 {
+                        self.found = true;
+                        return Ok(Slice::Found(self.path.clone()));
+                    }
                 }
             }
             if self.stats.nodes >= poll {
@@ -211,6 +359,67 @@ impl GridSearch {
     }
 }
 
+impl GridSearch {
+    /// A search from `start` to `target` guided by Manhattan distance plus linear conflicts
+    /// (nothing runs yet), or `None` when `target` is of another shape or cannot be reached
+    /// (see [`GridBoard::can_reach`]).
+    #[must_use]
+    pub fn new(start: &GridBoard, target: &GridBoard) -> Option<Self> {
+        if !start.can_reach(target) {
+            return None;
+        }
+        let conflicts = Conflicts::new(start.grid(), target.cells(), start.cells());
+        Some(Self {
+            core: Core::new(start, conflicts.value()),
+            estimate: Estimate::Conflicts(Box::new(conflicts)),
+        })
+    }
+
+    /// A search from `start` to `target` guided by the pattern databases `dbs` (the larger of
+    /// their sum and its reflection), or `None` when `target` cannot be reached or `dbs` does not
+    /// [`fit`](GridDatabases::fits) it (another shape, or another blank cell).
+    #[must_use]
+    pub fn with_databases(
+        start: &GridBoard,
+        target: &GridBoard,
+        dbs: Arc<GridDatabases>,
+    ) -> Option<Self> {
+        if !start.can_reach(target) {
+            return None;
+        }
+        let lookup = Lookup::new(&dbs, target, start.cells())?;
+        Some(Self {
+            core: Core::new(start, lookup.value()),
+            estimate: Estimate::Databases(Box::new(Databases { dbs, lookup })),
+        })
+    }
+
+    /// A lower bound on the optimal length, proven by the iterations done (the heuristic's value
+    /// before any); the optimal length itself once found.
+    #[must_use]
+    pub fn bound(&self) -> u32 {
+        self.core.bound
+    }
+
+    /// The work done so far.
+    #[must_use]
+    pub fn stats(&self) -> SearchStats {
+        self.core.stats
+    }
+
+    /// Searches until the answer is found (`Ok(Found)`), `stop` fires (`Err`), or the first poll
+    /// after `slice_end` (`Ok(Suspended)`: call again to go on).
+    ///
+    /// # Errors
+    /// [`Stopped`] when `stop` fires; the search can still be resumed with a new `stop`.
+    pub fn run(&mut self, stop: &Stop, slice_end: Option<Instant>) -> Result<Slice, Stopped> {
+        match &mut self.estimate {
+            Estimate::Conflicts(conflicts) => self.core.run(&mut **conflicts, stop, slice_end),
+            Estimate::Databases(databases) => self.core.run(&mut **databases, stop, slice_end),
+        }
+    }
+}
+
 /// Solves `start` → `target` optimally in one go.
 ///
 /// # Errors
@@ -219,7 +428,30 @@ impl GridSearch {
 /// # Panics
 /// When `target` cannot be reached from `start`: check [`GridBoard::can_reach`] first.
 pub fn solve(start: &GridBoard, target: &GridBoard, stop: &Stop) -> Result<Vec<Move>, Stopped> {
-    let mut search = GridSearch::new(start, target).expect("the target is reachable");
+    let search = GridSearch::new(start, target).expect("the target is reachable");
+    finish(search, stop)
+}
+
+/// Solves `start` → `target` optimally in one go, guided by the pattern databases `dbs`.
+///
+/// # Errors
+/// [`Stopped`] when `stop` fires first.
+///
+/// # Panics
+/// When `target` cannot be reached from `start`, or `dbs` does not
+/// [`fit`](GridDatabases::fits) `target`.
+pub fn solve_with_databases(
+    start: &GridBoard,
+    target: &GridBoard,
+    dbs: &Arc<GridDatabases>,
+    stop: &Stop,
+) -> Result<Vec<Move>, Stopped> {
+    let search = GridSearch::with_databases(start, target, Arc::clone(dbs))
+        .expect("the target is reachable and the databases fit it");
+    finish(search, stop)
+}
+
+fn finish(mut search: GridSearch, stop: &Stop) -> Result<Vec<Move>, Stopped> {
     match search.run(stop, None)? {
         Slice::Found(moves) => Ok(moves),
         Slice::Suspended => unreachable!("a search without a slice end is never suspended"),

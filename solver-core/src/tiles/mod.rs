@@ -12,6 +12,7 @@ mod fsm;
 pub mod grid;
 pub mod grid_board;
 pub mod grid_ida;
+pub mod grid_pdb;
 pub mod hint;
 mod ida;
 mod moves;

@@ -1,0 +1,128 @@
+//! Additive pattern databases for sliding boards of any shape and any target.
+//!
+//! A pattern is a set of tiles; its table gives, for every placement of them, the fewest moves
+//! **of its own tiles** that bring them home. The tiles of a partition are disjoint, every move
+//! moves one tile, so the sum over a partition is admissible (Korf & Felner, "Disjoint pattern
+//! database heuristics", Artificial Intelligence 134, 2002). The tables ignore the blank (see
+//! [`build`](self) in the source): weaker than tracking it, but one byte per placement and a
+//! lookup per move. On a square board with the target's blank on the main diagonal, the same
+//! tables read for the board's mirror image give a second admissible sum, and the larger one is
+//! used (Korf & Felner's reflection).
+//!
+//! Tables are named by **target cells** ([`Partition`]): pattern `i` holds the tiles a target
+//! puts on its cells, so one set serves every target whose blank is on the set's blank cell (the
+//! tiles are renamed per target, see [`GridDatabases::fits`]).
+//!
+//! Memory: one byte per sparse index, `cells^tiles` per table (a sum and a multiplication per
+//! move, no ranking): 5×5 with Korf & Felner's 6-6-6-6 takes 4 × 25⁶ = 977 MB, 3×5 with 7-7
+//! 341 MB, 2×8 with 7-7-1 537 MB, 4×5 with 6-6-6-1 256 MB; see [`Partition::table_bytes`].
+
+mod build;
+mod lookup;
+mod partition;
+mod storage;
+
+use std::fmt;
+
+pub(crate) use lookup::Lookup;
+pub use partition::{DEFAULT_BUDGET, MAX_SET_BYTES, Partition, PartitionError};
+pub use storage::{FORMAT_VERSION, StorageError};
+
+use super::grid_board::GridBoard;
+use crate::pace::Pace;
+
+/// A set of pattern databases: one table per pattern of a [`Partition`].
+pub struct GridDatabases {
+    partition: Partition,
+    tables: Vec<Box<[u8]>>,
+}
+
+impl fmt::Debug for GridDatabases {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GridDatabases")
+            .field("partition", &self.partition)
+            .field("bytes", &self.memory_bytes())
+            .finish()
+    }
+}
+
+impl GridDatabases {
+    /// Builds every table of `partition`, one after another, each on `threads` threads paced by
+    /// `pace` (which also hears each finished layer).
+    ///
+    /// ```
+    /// use solver_core::tiles::{grid::Grid, grid_board::GridBoard, grid_pdb::*};
+    /// let grid = Grid::new(2, 3).unwrap();
+    /// let partition = Partition::new(grid, 5, vec![vec![0, 1, 2], vec![3, 4]]).unwrap();
+    /// let set = GridDatabases::build(partition, 1, &solver_core::Unpaced);
+    /// let goal = GridBoard::goal(grid);
+    /// assert_eq!(set.heuristic(&goal, &goal), Some(0));
+    /// ```
+    #[must_use]
+    pub fn build(partition: Partition, threads: usize, pace: &dyn Pace) -> Self {
+        let count = partition.patterns().len();
+        let tables = partition
+            .patterns()
+            .iter()
+            .enumerate()
+            .map(|(i, home)| build::build_table(partition.grid(), home, threads, pace, (i, count)))
+            .collect();
+        Self { partition, tables }
+    }
+
+    /// The partition the tables are for.
+    #[must_use]
+    pub fn partition(&self) -> &Partition {
+        &self.partition
+    }
+
+    /// Bytes the tables take in memory (and, plus a short header, on disk).
+    #[must_use]
+    pub fn memory_bytes(&self) -> u64 {
+        self.tables.iter().map(|t| t.len() as u64).sum()
+    }
+
+    /// The conventional file name of this set in a data directory, e.g.
+    /// `gridpdb-5x5-blank24-6-6-6-6-1a2b3c4d-v1.bin` (the hash tells partitions of equal sizes
+    /// apart; the format version is part of it, so a new layout never reads an old file).
+    #[must_use]
+    pub fn file_name(&self) -> String {
+        storage::file_name(&self.partition)
+    }
+
+    /// Whether these tables serve `target`: the same shape, and its blank on the set's blank
+    /// cell (any tiles elsewhere).
+    #[must_use]
+    pub fn fits(&self, target: &GridBoard) -> bool {
+        target.grid() == self.partition.grid() && target.blank() == self.partition.blank()
+    }
+
+    /// The table value of pattern `pattern` for its tiles on `cells` (slot order: the tiles
+    /// whose target cells are the pattern's cells, ascending).
+    ///
+    /// # Panics
+    /// When `pattern` or a cell is out of range.
+    #[must_use]
+    pub fn pattern_value(&self, pattern: usize, cells: &[u8]) -> u8 {
+        let n = self.partition.grid().cells();
+        let index = cells.iter().rev().fold(0usize, |i, &c| i * n + c as usize);
+        self.tables[pattern][index]
+    }
+
+    /// The heuristic of `board` towards `target`: the larger of the sum over the partition and,
+    /// where reflection applies, the same sum for the mirror image. `None` when the set does not
+    /// [`fit`](Self::fits) `target` or `board` is of another shape.
+    #[must_use]
+    pub fn heuristic(&self, board: &GridBoard, target: &GridBoard) -> Option<u32> {
+        if board.grid() != target.grid() {
+            return None;
+        }
+        let lookup = Lookup::new(self, target, board.cells())?;
+        Some(lookup.value())
+    }
+
+    /// The tables, in pattern order.
+    pub(crate) fn tables(&self) -> &[Box<[u8]>] {
+        &self.tables
+    }
+}

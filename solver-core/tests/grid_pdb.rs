@@ -1,0 +1,300 @@
+//! Pattern databases for boards of any shape: the search they guide against plain breadth-first
+//! search and against the Manhattan-guided search (optimal, lexicographically smallest, any
+//! target), the heuristic between Manhattan distance and the true distance, the stored form and
+//! its refusals, and resumed searches.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use solver_core::tiles::bfs;
+use solver_core::tiles::grid::Grid;
+use solver_core::tiles::grid_board::GridBoard;
+use solver_core::tiles::grid_ida::{self, GridSearch, Slice};
+use solver_core::tiles::grid_pdb::{GridDatabases, Partition, StorageError};
+use solver_core::{Move, Stop, Unpaced, format_moves};
+use solver_test_support::rng::Lcg;
+
+/// Any board of `grid` (a shuffle: half of them cannot reach a given target).
+fn shuffled(grid: Grid, rng: &mut Lcg) -> GridBoard {
+    let mut cells: Vec<u8> = (0..grid.cells() as u8).collect();
+    for i in (1..cells.len()).rev() {
+        cells.swap(i, rng.below(i + 1));
+    }
+    GridBoard::new(grid, &cells).unwrap()
+}
+
+/// A board `steps` random moves from `from`.
+fn walk(from: &GridBoard, steps: usize, rng: &mut Lcg) -> GridBoard {
+    (0..steps).fold(from.clone(), |board, _| {
+        board.apply(Move::ALL[rng.below(4)]).unwrap_or(board)
+    })
+}
+
+/// A set for targets with the blank on `blank`, in patterns of about `size` tiles.
+fn small_set(grid: Grid, blank: usize, size: usize) -> Arc<GridDatabases> {
+    let budget = (grid.cells() as u64).pow(size as u32) * grid.cells() as u64;
+    let partition = Partition::automatic(grid, blank, budget);
+    Arc::new(GridDatabases::build(partition, 2, &Unpaced))
+}
+
+fn manhattan(board: &GridBoard, target: &GridBoard) -> u32 {
+    let cols = board.grid().cols();
+    let mut home = vec![0usize; board.cells().len()];
+    for (cell, &tile) in target.cells().iter().enumerate() {
+        home[tile as usize] = cell;
+    }
+    board
+        .cells()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &t)| t != 0)
+        .map(|(cell, &t)| {
+            let h = home[t as usize];
+            ((cell / cols).abs_diff(h / cols) + (cell % cols).abs_diff(h % cols)) as u32
+        })
+        .sum()
+}
+
+/// Shapes of up to 9 cells, random targets with the blank anywhere, random starts: the answer
+/// is breadth-first search's smallest optimal path (and the Manhattan-guided search's), and the
+/// heuristic lies between Manhattan distance and the true distance on every board reached.
+#[test]
+fn small_shapes_match_breadth_first_search_for_any_target() {
+    let mut rng = Lcg::new(13);
+    for (rows, cols, size, targets) in [(2, 3, 2, 6), (3, 2, 3, 4), (2, 4, 3, 4), (3, 3, 3, 3)] {
+        let grid = Grid::new(rows, cols).unwrap();
+        for _ in 0..targets {
+            let target = shuffled(grid, &mut rng);
+            let set = small_set(grid, target.blank(), size);
+            let dist = bfs::distances(target.clone(), u32::MAX);
+            // Every board that reaches the target: admissible, and at least Manhattan distance.
+            for (board, &d) in &dist {
+                let h = set.heuristic(board, &target).unwrap();
+                assert!(h <= d, "{grid}: h {h} > distance {d} for {board:?}");
+                assert!(
+                    h >= manhattan(board, &target),
+                    "{grid}: h {h} below Manhattan"
+                );
+                assert_eq!(h % 2, d % 2, "parity of h and distance");
+            }
+            for _ in 0..12 {
+                let start = shuffled(grid, &mut rng);
+                let Some(expected) = bfs::smallest_path(start.clone(), &dist) else {
+                    assert!(GridSearch::with_databases(&start, &target, set.clone()).is_none());
+                    continue;
+                };
+                let moves =
+                    grid_ida::solve_with_databases(&start, &target, &set, &Stop::never()).unwrap();
+                assert_eq!(format_moves(&moves), format_moves(&expected), "{grid}");
+                assert_eq!(start.replay(&moves).unwrap(), target);
+            }
+        }
+    }
+}
+
+/// One pattern holding every tile, blank ignored, is exact: its only free cell is the blank.
+#[test]
+fn one_pattern_of_every_tile_is_the_true_distance() {
+    let grid = Grid::new(2, 4).unwrap();
+    let mut rng = Lcg::new(5);
+    let target = shuffled(grid, &mut rng);
+    let cells: Vec<u8> = (0..8).filter(|&c| c != target.blank() as u8).collect();
+    let partition = Partition::new(grid, target.blank(), vec![cells]).unwrap();
+    let set = GridDatabases::build(partition, 2, &Unpaced);
+    for (board, &d) in &bfs::distances(target.clone(), u32::MAX) {
+        assert_eq!(set.heuristic(board, &target), Some(d));
+    }
+}
+
+/// Shapes of 10 and 12 cells, random targets, boards up to 40 random moves away: the same
+/// answer as the Manhattan-guided search (itself checked against breadth-first search in
+/// `grid.rs`), replaying to the target.
+#[test]
+fn larger_shapes_agree_with_the_manhattan_search() {
+    let mut rng = Lcg::new(29);
+    for (rows, cols, size) in [(2, 5, 3), (5, 2, 3), (3, 4, 3), (4, 3, 4)] {
+        let grid = Grid::new(rows, cols).unwrap();
+        for _ in 0..3 {
+            let target = shuffled(grid, &mut rng);
+            let set = small_set(grid, target.blank(), size);
+            for _ in 0..6 {
+                let start = walk(&target, 10 + rng.below(30), &mut rng);
+                let moves =
+                    grid_ida::solve_with_databases(&start, &target, &set, &Stop::never()).unwrap();
+                let plain = grid_ida::solve(&start, &target, &Stop::never()).unwrap();
+                assert_eq!(format_moves(&moves), format_moves(&plain), "{grid}");
+                assert_eq!(start.replay(&moves).unwrap(), target);
+            }
+        }
+    }
+}
+
+/// Square boards with the blank on the diagonal read the mirror image too; the larger sum is
+/// still admissible, and at least the board's own.
+#[test]
+fn reflection_only_raises_the_heuristic() {
+    let grid = Grid::new(3, 3).unwrap();
+    let mut rng = Lcg::new(3);
+    for blank in [0, 4, 8] {
+        let mut cells: Vec<u8> = (1..9).collect();
+        for i in (1..cells.len()).rev() {
+            cells.swap(i, rng.below(i + 1));
+        }
+        cells.insert(blank, 0);
+        let target = GridBoard::new(grid, &cells).unwrap();
+        let set = small_set(grid, blank, 3);
+        assert!(set.partition().reflects());
+        let dist = bfs::distances(target.clone(), u32::MAX);
+        let mut raised = 0;
+        for (board, &d) in &dist {
+            let h = set.heuristic(board, &target).unwrap();
+            assert!(h <= d);
+            // The mirror image of the board (tiles renamed) is as far from the target.
+            let mirror = |c: usize| (c % 3) * 3 + c / 3;
+            let mut mirrored = vec![0u8; 9];
+            for (c, &t) in board.cells().iter().enumerate() {
+                let home = target.cells().iter().position(|&x| x == t).unwrap();
+                mirrored[mirror(c)] = target.cells()[mirror(home)];
+            }
+            let mirrored = GridBoard::new(grid, &mirrored).unwrap();
+            assert_eq!(dist[&mirrored], d);
+            assert_eq!(set.heuristic(&mirrored, &target), Some(h));
+            raised += usize::from(h > manhattan(board, &target));
+        }
+        assert!(raised > 0);
+    }
+}
+
+/// The tables built on one thread and on two are the same, and a target with the blank
+/// elsewhere is refused.
+#[test]
+fn builds_are_deterministic_and_fit_only_their_blank_cell() {
+    let grid = Grid::new(3, 4).unwrap();
+    let partition = Partition::automatic(grid, 11, 12u64.pow(3) * 4);
+    let one = GridDatabases::build(partition.clone(), 1, &Unpaced);
+    let two = GridDatabases::build(partition, 2, &Unpaced);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    one.write_to(&mut a).unwrap();
+    two.write_to(&mut b).unwrap();
+    assert!(a == b);
+    let goal = GridBoard::goal(grid);
+    assert!(one.fits(&goal));
+    let other = goal.apply(Move::Up).unwrap();
+    assert!(!one.fits(&other));
+    assert!(GridSearch::with_databases(&goal, &other, Arc::new(one)).is_none());
+}
+
+/// Written and read back: the same tables, the same answers; every damaged or foreign file is
+/// refused with a message naming the check.
+#[test]
+fn the_stored_form_round_trips_and_refuses_what_is_wrong() {
+    let grid = Grid::new(3, 4).unwrap();
+    let partition = Partition::automatic(grid, 11, 12u64.pow(3) * 4);
+    let set = GridDatabases::build(partition.clone(), 2, &Unpaced);
+    assert_eq!(
+        set.file_name(),
+        format!(
+            "gridpdb-3x4-blank11-3-3-3-2-{}-v1.bin",
+            &set.file_name()[28..36]
+        )
+    );
+    let mut bytes = Vec::new();
+    set.write_to(&mut bytes).unwrap();
+    assert_eq!(
+        bytes.len() as u64,
+        set.memory_bytes() + 8 + 4 + 4 + 15 + 4 * 8 + 4
+    );
+    let back = GridDatabases::read_from(&bytes[..], &partition).unwrap();
+    let mut again = Vec::new();
+    back.write_to(&mut again).unwrap();
+    assert!(again == bytes);
+
+    let refuse = |bytes: &[u8], partition: &Partition| {
+        GridDatabases::read_from(bytes, partition)
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(refuse(b"hello", &partition).contains("bad magic"));
+    assert!(refuse(b"", &partition).contains("bad magic"));
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert!(refuse(&version, &partition).contains("format version 9"));
+    assert!(refuse(&bytes[..14], &partition).contains("truncated header"));
+    let wide = Partition::automatic(Grid::new(4, 3).unwrap(), 11, 12u64.pow(3) * 4);
+    assert!(refuse(&bytes, &wide).contains("is for a 3x4 board, expected 4x3"));
+    let blank0 = Partition::automatic(grid, 0, 12u64.pow(3) * 4);
+    assert!(refuse(&bytes, &blank0).contains("blank on cell 11, expected cell 0"));
+    let other = Partition::automatic(grid, 11, 12u64.pow(4) * 3);
+    assert!(refuse(&bytes, &other).contains("another partition (4 patterns of 3-3-3-2 tiles)"));
+    let mut length = bytes.clone();
+    length[31] ^= 1;
+    assert!(refuse(&length, &partition).contains("corrupt: a table of"));
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    assert!(refuse(&flipped, &partition).contains("checksum mismatch"));
+    assert!(refuse(&bytes[..bytes.len() - 1], &partition).contains("truncated tables"));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(refuse(&longer, &partition).contains("trailing bytes"));
+    let err = GridDatabases::read_from(&b"GRIDPDB\0\x02\0\0\0"[..], &partition).unwrap_err();
+    assert!(matches!(err, StorageError::Version { found: 2 }));
+}
+
+/// Sliced, stopped by node budgets and resumed: the answer, node count and bound of one go.
+#[test]
+fn slices_and_budgets_give_the_one_go_answer_and_counts() {
+    let grid = Grid::new(3, 4).unwrap();
+    let goal = GridBoard::goal(grid);
+    let set = small_set(grid, 11, 3);
+    let mut rng = Lcg::new(77);
+    for _ in 0..3 {
+        let start = walk(&goal, 200, &mut rng);
+        let mut whole = GridSearch::with_databases(&start, &goal, set.clone()).unwrap();
+        let Ok(Slice::Found(expected)) = whole.run(&Stop::never(), None) else {
+            panic!("one go finds it");
+        };
+        let mut search = GridSearch::with_databases(&start, &goal, set.clone()).unwrap();
+        let mut bound = search.bound();
+        let answer = loop {
+            let stop = Stop::never().with_node_budget(search.stats().nodes + 777);
+            match search.run(&stop, Some(Instant::now())) {
+                Ok(Slice::Found(moves)) => break moves,
+                Ok(Slice::Suspended) | Err(_) => {
+                    assert!(search.bound() >= bound && search.bound() <= expected.len() as u32);
+                    bound = search.bound();
+                }
+            }
+        };
+        assert_eq!(answer, expected);
+        assert_eq!(search.stats(), whole.stats());
+        assert_eq!(search.bound(), expected.len() as u32);
+        // A budget stops exactly past it.
+        let mut stopped = GridSearch::with_databases(&start, &goal, set.clone()).unwrap();
+        if let Err(e) = stopped.run(&Stop::never().with_node_budget(50), None) {
+            assert_eq!(e.stats.nodes, 51);
+        }
+    }
+}
+
+/// Every move changes the heuristic by exactly one: it moves one tile one step, which changes
+/// its pattern's breadth-first distance by one (consistency, and parity).
+#[test]
+fn every_move_changes_the_heuristic_by_one() {
+    let grid = Grid::new(2, 3).unwrap();
+    let goal = GridBoard::goal(grid);
+    let set = small_set(grid, 5, 2);
+    let dist = bfs::distances(goal.clone(), u32::MAX);
+    for board in dist.keys() {
+        let h = set.heuristic(board, &goal).unwrap();
+        for mv in Move::ALL {
+            if let Some(next) = board.apply(mv) {
+                let g = set.heuristic(&next, &goal).unwrap();
+                assert!(
+                    h.abs_diff(g) == 1,
+                    "a move changes one tile's table value by one"
+                );
+            }
+        }
+    }
+}
