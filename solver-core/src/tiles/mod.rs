@@ -13,6 +13,7 @@ pub mod grid;
 pub mod grid_board;
 pub mod grid_ida;
 pub mod grid_pdb;
+pub mod grid_table;
 pub mod hint;
 mod ida;
 mod moves;
