@@ -41,7 +41,7 @@ fn solitaire_input(cases: usize) -> String {
 
 #[test]
 fn a_run_survives_a_server_dying_mid_run() {
-    const CASES: usize = 20_000;
+    const CASES: usize = 6_000;
     let input = solitaire_input(CASES);
     // The reference: the same input through the embedded server alone.
     let reference = run(&["judge", "hdu1401"], input.as_bytes());
