@@ -3,9 +3,9 @@
 //! A pattern is a set of tiles; its table gives, for every placement of them, the fewest moves
 //! **of its own tiles** that bring them home. The tiles of a partition are disjoint, every move
 //! moves one tile, so the sum over a partition is admissible (Korf & Felner, "Disjoint pattern
-//! database heuristics", Artificial Intelligence 134, 2002). The tables ignore the blank (see
-//! [`build`](self) in the source): weaker than tracking it, but one byte per placement and a
-//! lookup per move. On a square board with the target's blank on the main diagonal, the same
+//! database heuristics", Artificial Intelligence 134, 2002). Each table keeps the least cost
+//! over the blank's cells, found by a search that tracks the blank (the tiles outside the
+//! pattern let it pass for free): one byte per placement and a lookup per move. On a square board with the target's blank on the main diagonal, the same
 //! tables read for the board's mirror image give a second admissible sum, and the larger one is
 //! used (Korf & Felner's reflection).
 //!
@@ -65,7 +65,10 @@ impl GridDatabases {
             .patterns()
             .iter()
             .enumerate()
-            .map(|(i, home)| build::build_table(partition.grid(), home, threads, pace, (i, count)))
+            .map(|(i, home)| {
+                let blank = partition.blank() as u8;
+                build::build_table(partition.grid(), home, blank, threads, pace, (i, count))
+            })
             .collect();
         Self { partition, tables }
     }
