@@ -7,7 +7,8 @@
 //! cargo run --release -p solver-core --example korf24 -- --optimal [--file PATH] [--threads N] [ID...]
 //! ```
 //!
-//! `--optimal` builds the 5×5 set (about 977 MB), or reads it from `--file` (writing it there
+//! With `--file`, the bounded mode is guided by the pattern databases too (read or built as
+//! below). `--optimal` builds the 5×5 set (about 977 MB), or reads it from `--file` (writing it there
 //! when missing), prints the build or load time, then solves the instances named (38 and 40 when
 //! none are: the two easiest) and prints per instance the nodes, time and nodes per second; any
 //! length other than the published optimum exits non-zero.
@@ -64,10 +65,10 @@ impl Pace for Layers {
     }
 }
 
-fn optimal(file: Option<PathBuf>, threads: usize, ids: &[usize]) {
+/// The 5×5 set: read from `file` when it exists, else built (and written there).
+fn databases(file: Option<&PathBuf>, threads: usize) -> GridDatabases {
     let grid = Grid::new(5, 5).expect("5x5");
-    let goal = GridBoard::goal(grid);
-    let partition = Partition::default_for(grid, goal.blank());
+    let partition = Partition::default_for(grid, grid.cells() - 1);
     let t = Instant::now();
     let stored = file.as_ref().filter(|f| f.exists()).map(|f| {
         let reader = std::io::BufReader::new(std::fs::File::open(f).expect("open the file"));
@@ -82,7 +83,7 @@ fn optimal(file: Option<PathBuf>, threads: usize, ids: &[usize]) {
         t.elapsed().as_secs_f64(),
         dbs.memory_bytes() as f64 / 1e6
     );
-    if let (Some(f), false) = (&file, loaded) {
+    if let (Some(f), false) = (file, loaded) {
         let t = Instant::now();
         let writer = std::io::BufWriter::new(std::fs::File::create(f).expect("create the file"));
         dbs.write_to(writer).expect("write the set");
@@ -92,7 +93,13 @@ fn optimal(file: Option<PathBuf>, threads: usize, ids: &[usize]) {
             t.elapsed().as_secs_f64()
         );
     }
-    let dbs = Arc::new(dbs);
+    dbs
+}
+
+fn optimal(file: Option<&PathBuf>, threads: usize, ids: &[usize]) {
+    let grid = Grid::new(5, 5).expect("5x5");
+    let goal = GridBoard::goal(grid);
+    let dbs = Arc::new(databases(file, threads));
     let ids = if ids.is_empty() { &[38, 40][..] } else { ids };
     let all = instances();
     let mut wrong = 0;
@@ -161,9 +168,11 @@ fn main() {
         }
     }
     if exact {
-        optimal(file, threads, &range);
+        optimal(file.as_ref(), threads, &range);
         return;
     }
+    // With --file, the bounded search is guided by the databases too.
+    let dbs = file.as_ref().map(|f| databases(Some(f), threads));
     let first = range.first().copied().unwrap_or(1);
     let last = range.get(1).copied().unwrap_or(50);
     let grid = Grid::new(5, 5).expect("5x5");
@@ -184,7 +193,11 @@ fn main() {
         }
         let start = GridBoard::new(grid, &numbers[2..]).expect("a valid board");
         let t = Instant::now();
-        let answer = bounded::solve(&start, &goal, ratio, &Stop::never()).expect("no stop");
+        let answer = match &dbs {
+            Some(dbs) => bounded::solve_with_databases(&start, &goal, ratio, dbs, &Stop::never()),
+            None => bounded::solve(&start, &goal, ratio, &Stop::never()),
+        }
+        .expect("no stop");
         let elapsed = t.elapsed();
         let len = answer.moves.len() as u32;
         let ok = start.replay(&answer.moves).ok() == Some(goal.clone())

@@ -298,3 +298,31 @@ fn every_move_changes_the_heuristic_by_an_odd_amount() {
         }
     }
 }
+
+/// Weighted A* guided by the databases: within its weight of the optimum, with a proven lower
+/// bound no larger than it, and optimal at weight 1.
+#[test]
+fn bounded_answers_with_databases_respect_the_optimum() {
+    use solver_core::tiles::bounded;
+    let grid = Grid::new(3, 4).unwrap();
+    let mut rng = Lcg::new(41);
+    let target = shuffled(grid, &mut rng);
+    let set = small_set(grid, target.blank(), 3);
+    for _ in 0..6 {
+        let start = walk(&target, 200, &mut rng);
+        let optimal = grid_ida::solve_with_databases(&start, &target, &set, &Stop::never())
+            .unwrap()
+            .len();
+        for ratio in [1.0, 1.5, 3.0] {
+            let answer =
+                bounded::solve_with_databases(&start, &target, ratio, &set, &Stop::never())
+                    .unwrap();
+            assert_eq!(start.replay(&answer.moves).unwrap(), target);
+            assert!(answer.lower_bound as usize <= optimal);
+            assert!(answer.moves.len() as f64 <= ratio * optimal as f64 + 1e-9);
+            if ratio == 1.0 {
+                assert_eq!(answer.moves.len(), optimal);
+            }
+        }
+    }
+}

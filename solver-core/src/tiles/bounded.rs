@@ -1,7 +1,8 @@
 //! Answers with a proven bound where optimal is out of reach: weighted A* on boards of any shape.
 //!
 //! Weighted A* expands nodes in order of `g + w·h` and re-opens a node reached again by a shorter
-//! path. With an admissible `h` (Manhattan distance plus linear conflicts) the answer's length
+//! path. With an admissible `h` (Manhattan distance plus linear conflicts, or a set of pattern
+//! databases with [`solve_with_databases`]: much closer answers for the same weight) the answer's length
 //! `L` is then at most `w` times the optimum (Pohl 1970: until the target is expanded, some node of an optimal path waits in
 //! the open list with its optimal `g`, and its key is at most `w` times the optimum). So the
 //! optimum is at least `⌈L / w⌉`, and at least `h(start)`; and every path between two boards has
@@ -19,7 +20,9 @@ use std::collections::{BinaryHeap, HashMap};
 use super::board::Move;
 use super::constructive;
 use super::distance::Distance;
+use super::grid::Grid;
 use super::grid_board::GridBoard;
+use super::grid_pdb::{Evaluator, GridDatabases};
 use crate::stop::{SearchStats, Stop, Stopped};
 
 /// The most boards one weighted attempt keeps before it gives up for a larger weight.
@@ -82,9 +85,43 @@ pub fn solve(
     max_ratio: f64,
     stop: &Stop,
 ) -> Result<Bounded, Stopped> {
-    assert!(start.can_reach(target), "the target is reachable");
     let distance = Distance::new(start.grid(), target.cells());
-    let h0 = distance.value(start.cells());
+    solve_by(start, target, max_ratio, stop, &|cells| {
+        distance.value(cells)
+    })
+}
+
+/// [`solve`] guided by the pattern databases `dbs` (the larger of their sum and its reflection)
+/// instead of Manhattan distance and linear conflicts.
+///
+/// # Errors
+/// [`Stopped`] when `stop` fires first.
+///
+/// # Panics
+/// When `target` cannot be reached from `start`, or `dbs` does not
+/// [`fit`](GridDatabases::fits) `target`.
+pub fn solve_with_databases(
+    start: &GridBoard,
+    target: &GridBoard,
+    max_ratio: f64,
+    dbs: &GridDatabases,
+    stop: &Stop,
+) -> Result<Bounded, Stopped> {
+    let evaluator = Evaluator::new(dbs, target).expect("the databases fit the target");
+    solve_by(start, target, max_ratio, stop, &|cells| {
+        evaluator.value(dbs, cells)
+    })
+}
+
+fn solve_by(
+    start: &GridBoard,
+    target: &GridBoard,
+    max_ratio: f64,
+    stop: &Stop,
+    h: &dyn Fn(&[u8]) -> u32,
+) -> Result<Bounded, Stopped> {
+    assert!(start.can_reach(target), "the target is reachable");
+    let h0 = h(start.cells());
     let mut stats = SearchStats::default();
     let first = max_ratio.clamp(1.0, MAX_WEIGHT);
     let weights = [first, first * 2.0, first * 4.0];
@@ -93,7 +130,7 @@ pub fn solve(
         .filter(|&w| w == first || w <= MAX_WEIGHT)
     {
         stats.iterations += 1;
-        if let Some(moves) = attempt(&distance, start, weight, stop, &mut stats)? {
+        if let Some(moves) = attempt(h, start, weight, stop, &mut stats)? {
             let (num, den) = fraction(weight);
             let by_weight = (moves.len() as u64 * den).div_ceil(num);
             let by_weight = u32::try_from(by_weight).unwrap_or(u32::MAX);
@@ -136,14 +173,14 @@ struct Reached {
 
 /// One weighted A* run; `None` when it outgrew [`NODE_LIMIT`].
 fn attempt(
-    distance: &Distance,
+    estimate: &dyn Fn(&[u8]) -> u32,
     start: &GridBoard,
     weight: f64,
     stop: &Stop,
     stats: &mut SearchStats,
 ) -> Result<Option<Vec<Move>>, Stopped> {
     let (num, den) = fraction(weight);
-    let grid = distance.grid();
+    let grid: Grid = start.grid();
     let mut boards: Vec<Reached> = Vec::new();
     let mut index: HashMap<Box<[u8]>, u32> = HashMap::new();
     let mut open = BinaryHeap::new();
@@ -155,7 +192,7 @@ fn attempt(
         parent: 0,
         mv: None,
     });
-    let h0 = u64::from(distance.value(start.cells()));
+    let h0 = u64::from(estimate(start.cells()));
     open.push(Reverse((num * h0, h0, 0u32, 0u32)));
     let mut poll = stop.next_poll(stats.nodes);
     while let Some(Reverse((_, h, g, id))) = open.pop() {
@@ -201,7 +238,7 @@ fn attempt(
                     known
                 }
             };
-            let h = u64::from(distance.value(&next));
+            let h = u64::from(estimate(&next));
             open.push(Reverse((den * u64::from(g) + num * h, h, g, child)));
         }
         if stats.nodes >= poll {

@@ -109,6 +109,7 @@ struct Conflicts {
 impl Conflicts {
     fn new(grid: Grid, target: &[u8], cells: &[u8]) -> Self {
         let distance = Distance::new(grid, target);
+        let grid = distance.grid();
         let mut manhattan_of = [[0u8; 64]; 64];
         for (tile, row) in manhattan_of
             .iter_mut()

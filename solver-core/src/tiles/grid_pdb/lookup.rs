@@ -194,3 +194,79 @@ impl Lookup {
         }
     }
 }
+
+/// The heuristic of whole boards towards one target, for searches that evaluate boards one by
+/// one (weighted A*): the tiles' patterns and slot weights precomputed, every table read.
+#[derive(Debug, Clone)]
+pub(crate) struct Evaluator {
+    reflect: bool,
+    patterns: usize,
+    /// Per tile and side: its pattern and its slot's weight.
+    pattern: [[u8; 2]; 64],
+    weight: [[usize; 2]; 64],
+    /// The cell mirroring each cell (square boards).
+    mirror: [u8; 64],
+}
+
+impl Evaluator {
+    /// The heuristic towards `target`, or `None` when `dbs` does not fit it.
+    pub(crate) fn new(dbs: &GridDatabases, target: &GridBoard) -> Option<Self> {
+        if !dbs.fits(target) {
+            return None;
+        }
+        let partition = dbs.partition();
+        let grid = partition.grid();
+        let n = grid.cells();
+        let mut cell_pattern = [0u8; 64];
+        let mut cell_weight = [0usize; 64];
+        for (p, group) in partition.patterns().iter().enumerate() {
+            for (slot, &cell) in group.iter().enumerate() {
+                cell_pattern[cell as usize] = p as u8;
+                cell_weight[cell as usize] = n.pow(slot as u32);
+            }
+        }
+        let reflect = partition.reflects();
+        let mut evaluator = Self {
+            reflect,
+            patterns: partition.patterns().len(),
+            pattern: [[0; 2]; 64],
+            weight: [[0; 2]; 64],
+            mirror: [0; 64],
+        };
+        for cell in 0..n {
+            if reflect {
+                evaluator.mirror[cell] = mirror(grid, cell) as u8;
+            }
+            let tile = target.cells()[cell] as usize;
+            let homes = [cell, if reflect { mirror(grid, cell) } else { cell }];
+            for (side, &h) in homes.iter().enumerate() {
+                evaluator.pattern[tile][side] = cell_pattern[h];
+                evaluator.weight[tile][side] = cell_weight[h];
+            }
+        }
+        Some(evaluator)
+    }
+
+    /// The heuristic of the board `cells`.
+    pub(crate) fn value(&self, dbs: &GridDatabases, cells: &[u8]) -> u32 {
+        let mut index = [[0usize; MAX_PATTERNS]; 2];
+        for (cell, &tile) in cells.iter().enumerate() {
+            if tile != 0 {
+                let (t, m) = (tile as usize, self.mirror[cell] as usize);
+                index[0][self.pattern[t][0] as usize] += cell * self.weight[t][0];
+                index[1][self.pattern[t][1] as usize] += m * self.weight[t][1];
+            }
+        }
+        let tables = dbs.tables();
+        let sum = |side: usize| -> u32 {
+            (0..self.patterns)
+                .map(|p| u32::from(tables[p][index[side][p]]))
+                .sum()
+        };
+        if self.reflect {
+            sum(0).max(sum(1))
+        } else {
+            sum(0)
+        }
+    }
+}
