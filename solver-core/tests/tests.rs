@@ -3,5 +3,6 @@
 
 mod extremes;
 mod grid;
+mod grid_pdb;
 mod grid_table;
 mod oracle;
