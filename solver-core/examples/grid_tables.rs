@@ -2,8 +2,10 @@
 //!
 //! ```text
 //! cargo run --release -p solver-core --example grid_tables -- 3x4 [--threads 2] [--pairs 100000]
-//!     [--ida 10] [--ida-seconds 20] [--only CELL]
+//!     [--ida 10] [--ida-seconds 20] [--only CELL] [--dir DIR]
 //! ```
+//!
+//! `--dir` keeps the tables there (read if present, written after a build).
 //!
 //! For each class of blank cells: build time, memory (the table, and the process's peak while
 //! building), layers (the radius: 53 for 3×4, 80 for 2×6). Then random start/target pairs with
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::grid_ida;
-use solver_core::tiles::grid_table::{GridTable, GridTables};
+use solver_core::tiles::grid_table::{GridTable, GridTables, storage};
 use solver_core::{Pace, Progress, Stop, Turn, Unpaced, format_moves};
 use solver_test_support::rng::Lcg;
 
@@ -27,6 +29,7 @@ struct Options {
     ida: usize,
     ida_seconds: u64,
     only: Option<usize>,
+    dir: Option<std::path::PathBuf>,
 }
 
 fn options() -> Options {
@@ -39,6 +42,7 @@ fn options() -> Options {
         ida: 10,
         ida_seconds: 20,
         only: None,
+        dir: None,
     };
     while let Some(arg) = args.next() {
         let mut value = || {
@@ -52,6 +56,7 @@ fn options() -> Options {
             "--ida" => options.ida = value(),
             "--ida-seconds" => options.ida_seconds = value() as u64,
             "--only" => options.only = Some(value()),
+            "--dir" => options.dir = args.next().map(Into::into),
             shape => {
                 let (rows, cols) = shape
                     .split_once('x')
@@ -120,6 +125,23 @@ fn main() {
         let _ = std::fs::write("/proc/self/clear_refs", "5");
         let before = status_mb("VmRSS:").unwrap_or(0.0);
         let started = Instant::now();
+        let path = options
+            .dir
+            .as_ref()
+            .map(|d| d.join(storage::file_name(grid, cell)));
+        if let Some(path) = path.as_ref().filter(|p| p.exists()) {
+            let file = std::io::BufReader::new(std::fs::File::open(path).expect("readable"));
+            let table = GridTable::read_from(file, grid, cell).expect("a stored table");
+            println!(
+                "blank cell {cell}: read {} in {:.2} s, radius {}",
+                path.display(),
+                started.elapsed().as_secs_f64(),
+                table.radius()
+            );
+            radius = radius.max(table.radius());
+            tables.insert(table).expect("one table per class");
+            continue;
+        }
         let table = GridTable::build(grid, cell, options.threads, &Layers).expect("a class cell");
         let took = started.elapsed();
         let peak = status_mb("VmHWM:").unwrap_or(0.0);
@@ -134,6 +156,10 @@ fn main() {
             table.radius() + 1,
             table.radius(),
         );
+        if let Some(path) = &path {
+            let file = std::io::BufWriter::new(std::fs::File::create(path).expect("writable"));
+            table.write_to(file).expect("written");
+        }
         radius = radius.max(table.radius());
         tables.insert(table).expect("one table per class");
     }

@@ -88,8 +88,9 @@ fn against_bfs(
 }
 
 /// Every shape up to 10 cells, a target with the blank on each cell: random starts against a
-/// complete breadth-first search from the target (on 3×3 for one blank cell of each class), and
-/// elsewhere (2×5: a complete search takes seconds) against searches out to 24 moves.
+/// complete breadth-first search from the target (on 3×3 for the blank on an edge: the 8-puzzle
+/// test covers the rest), elsewhere (2×5: a complete search takes seconds) against searches out
+/// to 24 moves.
 #[test]
 fn small_shapes_match_breadth_first_search() {
     let mut rng = Lcg::new(1);
@@ -99,7 +100,7 @@ fn small_shapes_match_breadth_first_search() {
         (3, 2, &[0, 1, 2, 3, 4, 5]),
         (2, 4, &[0, 1, 2, 3, 4, 5, 6, 7]),
         (4, 2, &[0, 1, 2, 3, 4, 5, 6, 7]),
-        (3, 3, &[0, 1, 4]),
+        (3, 3, &[1]),
         (2, 5, &[]),
         (5, 2, &[]),
     ] {
@@ -237,7 +238,7 @@ fn stored_tables_round_trip_and_every_refusal() {
     let mut bytes = Vec::new();
     table.write_to(&mut bytes).unwrap();
     assert_eq!(bytes.len(), 8 + 4 + 3 + 4 + 8 + 4 + table.bytes());
-    assert_eq!(storage::file_name(grid, 1), "grid-2x4-blank1-v1.bin");
+    assert_eq!(storage::file_name(grid, 1), "grid-2x4-blank1-v2.bin");
 
     let back = GridTable::read_from(&bytes[..], grid, 1).unwrap();
     assert_eq!(
@@ -267,7 +268,7 @@ fn stored_tables_round_trip_and_every_refusal() {
     assert!(refuse(&magic, grid, 1).contains("bad magic"));
     let mut version = bytes.clone();
     version[8] = 9;
-    assert!(refuse(&version, grid, 1).contains("format version 9, this build reads version 1"));
+    assert!(refuse(&version, grid, 1).contains("format version 9, this build reads version 2"));
     let wrong_shape = refuse(&bytes, Grid::new(4, 2).unwrap(), 1);
     assert!(
         wrong_shape.contains("holds the 2x4 table for blank cell 1, expected 4x2 for blank cell 1"),

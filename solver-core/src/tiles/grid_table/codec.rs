@@ -1,14 +1,16 @@
 //! Boards as packed states and their perfect ranks within one parity class.
 //!
 //! A state packs the tiles 4 bits per cell (cell `i` in bits `4i..4i+4`, the blank 0) with the
-//! blank's cell beside them. Its rank is `blank · (n-1)!/2` plus the Lehmer code of the tiles read
-//! row-major with the blank skipped, without its last two digits: the last is always 0, and the one
-//! before it (0 or 1) is fixed by the class, since the blank's cell and the class together fix the
-//! parity of that sequence. So the `n · (n-1)!/2` boards of a class get the ranks `0..n·(n-1)!/2`.
+//! blank's cell beside them. Its rank is `n ·` the Lehmer code of the tiles read row-major with
+//! the blank skipped, without its last two digits, `+ blank`. The last digit is always 0, and the
+//! one before it (0 or 1) is fixed by the class, since the blank's cell and the class together fix
+//! the parity of that sequence. So the `n · (n-1)!/2` boards of a class get the ranks
+//! `0..n·(n-1)!/2`.
 //!
 //! The hot functions are generic over the cell count `N`, so that the divisions of unranking are
-//! by constants. A horizontal move leaves the tiles' sequence alone and shifts the rank by one
-//! block of `(n-1)!/2`: the build and the walk use that instead of ranking again.
+//! by constants. A horizontal move leaves the tiles' sequence alone and changes only the blank's
+//! cell, the rank's lowest digit: its board's entry sits beside the board's own, mostly in the
+//! same cache line, and the build and the walk get its rank without ranking again.
 
 use crate::tiles::grid::Grid;
 use crate::tiles::moves::Move;
@@ -58,7 +60,7 @@ impl State {
     }
 }
 
-/// `(n-1)!/2`: the boards of a class with the blank on one cell, and a horizontal move's rank step.
+/// `(n-1)!/2`: the boards of a class with the blank on one cell.
 pub(crate) const fn block(n: usize) -> usize {
     let mut f = 1;
     let mut k = 2;
@@ -119,14 +121,14 @@ impl Codec {
             rank = rank * (N - 1 - i) + (v - 1 - smaller_before) as usize;
             seen |= 1 << v;
         }
-        state.blank * block(N) + rank
+        rank * N + state.blank
     }
 
     /// The state of rank `rank` (below `N · block(N)`).
     #[inline]
     pub(crate) fn unrank<const N: usize>(&self, rank: usize) -> State {
-        let blank = rank / block(N);
-        let mut rest = rank % block(N);
+        let blank = rank % N;
+        let mut rest = rank / N;
         let mut digits = [0usize; N];
         for i in (0..N - 3).rev() {
             digits[i] = rest % (N - 1 - i);
@@ -159,7 +161,7 @@ impl Codec {
     }
 
     /// The rank after the blank of `state` (ranked `rank`) moves to `to`, one of its neighbours.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn rank_after<const N: usize>(
         &self,
         state: State,
@@ -169,8 +171,8 @@ impl Codec {
         let next = state.slide(to);
         let next_rank = if to + 1 == state.blank || state.blank + 1 == to {
             // Horizontal (cells one apart are in one row on a board at least 2 wide, as both are
-            // neighbours): the sequence is unchanged, only the blank's block differs.
-            rank + to * block(N) - state.blank * block(N)
+            // neighbours): the sequence is unchanged, only the blank's cell differs.
+            rank + to - state.blank
         } else {
             self.rank::<N>(next)
         };

@@ -334,31 +334,55 @@ impl GridTable {
         moves: [usize; 4],
         mut step: impl FnMut(Move),
     ) -> u32 {
-        let goal = self.blank * block(N);
-        let mut rank = self.codec.rank::<N>(state);
+        let goal = self.blank;
+        let codec = &self.codec;
+        let mut rank = codec.rank::<N>(state);
         let mut value = self.entry(rank);
         // The move that would undo the last one: it leads one farther, never tried.
         let mut back = 4;
         let mut length = 0;
+        let unknown = (state, usize::MAX);
+        let entry = |(_, r): (State, usize)| if r == usize::MAX { 3 } else { self.entry(r) };
+        // Two moves per round: the boards one and two moves on are ranked first and all their
+        // entries loaded together, so the processor overlaps the cache misses of both steps.
         while rank != goal {
             let closer = (value + 2) % 3;
-            let mut next = [(state, usize::MAX); 4];
+            let closer_still = (value + 1) % 3;
+            let mut next = [unknown; 4];
+            let mut after = [[unknown; 4]; 4];
             for (m, &frame_move) in moves.iter().enumerate() {
-                let to = self.codec.neighbours[state.blank][frame_move];
-                if m != back && to != NONE {
-                    next[m] = self.codec.rank_after::<N>(state, rank, usize::from(to));
+                let to = codec.neighbours[state.blank][frame_move];
+                if m == back || to == NONE {
+                    continue;
+                }
+                let (child, child_rank) = codec.rank_after::<N>(state, rank, usize::from(to));
+                next[m] = (child, child_rank);
+                let undo = Move::ALL[m].reverse().index();
+                for (m2, &frame_move) in moves.iter().enumerate() {
+                    let to = codec.neighbours[child.blank][frame_move];
+                    if m2 != undo && to != NONE {
+                        after[m][m2] = codec.rank_after::<N>(child, child_rank, usize::from(to));
+                    }
                 }
             }
-            // All candidates' entries first: independent loads the processor overlaps.
-            let entries = next.map(|(_, r)| if r == usize::MAX { 3 } else { self.entry(r) });
+            let entries = next.map(entry);
+            let later = after.map(|row| row.map(entry));
             let m = (0..4)
                 .find(|&m| entries[m] == closer)
                 .expect("every board but the goal has a neighbour one move closer");
-            (state, rank) = next[m];
-            value = closer;
-            back = Move::ALL[m].reverse().index();
             step(Move::ALL[m]);
             length += 1;
+            if next[m].1 == goal {
+                break;
+            }
+            let m2 = (0..4)
+                .find(|&m2| later[m][m2] == closer_still)
+                .expect("every board but the goal has a neighbour one move closer");
+            step(Move::ALL[m2]);
+            length += 1;
+            (state, rank) = after[m][m2];
+            value = closer_still;
+            back = Move::ALL[m2].reverse().index();
             debug_assert!(
                 length <= self.radius,
                 "a path longer than the table's radius"

@@ -11,17 +11,18 @@ use super::GridTable;
 use crate::tiles::grid::Grid;
 
 const MAGIC: [u8; 8] = *b"GRIDDIST";
-/// The version of the layout above. Bump it whenever the layout or the entries' meaning changes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The version of the layout above. Bump it whenever the layout or the entries' meaning changes
+/// (version 1 ranked boards by the blank's cell first).
+pub const FORMAT_VERSION: u32 = 2;
 /// Bytes before the checksum: magic, version, rows, columns, blank, radius, entries.
 const HEADER: usize = 8 + 4 + 3 + 4 + 8;
 
-/// The conventional file name of a stored table, e.g. `grid-3x4-blank5-v1.bin`: the format
+/// The conventional file name of a stored table, e.g. `grid-3x4-blank5-v2.bin`: the format
 /// version is part of it, so a new layout never reads an old file.
 ///
 /// ```
 /// use solver_core::tiles::{grid::Grid, grid_table::storage};
-/// assert_eq!(storage::file_name(Grid::new(3, 4).unwrap(), 5), "grid-3x4-blank5-v1.bin");
+/// assert_eq!(storage::file_name(Grid::new(3, 4).unwrap(), 5), "grid-3x4-blank5-v2.bin");
 /// ```
 #[must_use]
 pub fn file_name(grid: Grid, blank: usize) -> String {
