@@ -174,6 +174,18 @@ pub struct Config {
     #[arg(long, env = "SOLVER_CACHE_ENTRIES", default_value_t = 1_000_000)]
     pub cache_entries: usize,
 
+    /// Most memory, in MiB, that the tables of the other sliding shapes may take, builds
+    /// included (a 3×4 or 2×6 table: 60 MiB, 180 while built; the 24-puzzle's 6-6-6-6 databases:
+    /// 932 MiB, about 3.7 GiB while built; a smaller budget gets smaller patterns). Capped at half
+    /// the container's memory limit; 0 builds none (Manhattan distance alone).
+    #[arg(
+        long,
+        env = "SOLVER_TABLE_MEMORY",
+        default_value_t = 4096,
+        value_name = "MIB"
+    )]
+    pub table_memory: u64,
+
     /// Largest gRPC message accepted or sent, in bytes.
     #[arg(long, env = "SOLVER_MAX_MESSAGE_BYTES", default_value_t = 1 << 20)]
     pub max_message_bytes: usize,

@@ -33,6 +33,7 @@ mod convert;
 mod data;
 mod engine;
 mod errors;
+mod grids;
 mod http;
 mod metrics;
 mod page;

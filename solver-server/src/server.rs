@@ -72,6 +72,11 @@ pub async fn serve(
         scheduler: Arc::clone(&scheduler),
         long_solitaire: Arc::default(),
         fifteen_building: Arc::default(),
+        grids: Arc::new(crate::grids::Grids::new(
+            config.data(),
+            config.worker_count(),
+            config.table_memory << 20,
+        )),
         data: config.data(),
         streams: Arc::new(Semaphore::new(config.max_streams)),
         draining: CancellationToken::new(),

@@ -331,3 +331,89 @@ async fn scramble_takes_every_shape_at_the_exact_distance() {
     let bad = status.get_details_bad_request().expect("BadRequest");
     assert_eq!(bad.field_violations[0].field, "distance");
 }
+
+/// The method an answer reports.
+fn method(response: &pb::SolveResponse) -> &str {
+    response.stats.as_ref().map_or("", |s| s.method.as_str())
+}
+
+#[tokio::test]
+async fn complete_tables_and_pattern_databases_serve_once_built() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client_v2().await;
+    let mut rng = Lcg::new(31);
+
+    // 2×5: the first case starts the table's build and is searched meanwhile; once built,
+    // answers are walks of the table, equal to the optimal IDA*'s (checked against
+    // breadth-first search in solver-core; a full BFS of 2×5 here would take seconds a case).
+    let grid = Grid::new(2, 5).unwrap();
+    let mut from_table = 0;
+    for attempt in 0..200 {
+        let (start, target) = (shuffled(grid, &mut rng), shuffled(grid, &mut rng));
+        if !start.can_reach(&target) {
+            continue;
+        }
+        let response = client
+            .solve(request("t", &start, Some(&target)))
+            .await
+            .unwrap()
+            .into_inner();
+        let expected =
+            solver_core::tiles::grid_ida::solve(&start, &target, &solver_core::Stop::never())
+                .unwrap();
+        let (moves, bound) = solved(&response, &start, &target);
+        assert_eq!(moves, format_moves(&expected), "{start:?} -> {target:?}");
+        assert_eq!(bound as usize, expected.len());
+        if method(&response) == "table" {
+            from_table += 1;
+            if from_table == 20 {
+                break;
+            }
+        } else {
+            assert_eq!(method(&response), "ida-manhattan-lc", "{response:?}");
+            assert!(attempt < 150, "the 2x5 table was never used");
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+    assert_eq!(from_table, 20);
+
+    // 4×5: the case waits for its databases (patterns sized to the test's small budget), then
+    // IDA* with them gives the optimal, lexicographically smallest answer: the same as IDA*
+    // with Manhattan distance in process. Targets with the blank on one cell share a set.
+    let grid = Grid::new(4, 5).unwrap();
+    for case in 0..3 {
+        let mut target = shuffled(grid, &mut rng);
+        while target.blank() != 7 {
+            target = shuffled(grid, &mut rng);
+        }
+        let mut start = target.clone();
+        for _ in 0..40 {
+            start = start.apply(Move::ALL[rng.below(4)]).unwrap_or(start);
+        }
+        let response = client
+            .solve(request("p", &start, Some(&target)))
+            .await
+            .unwrap()
+            .into_inner();
+        let expected =
+            solver_core::tiles::grid_ida::solve(&start, &target, &solver_core::Stop::never())
+                .unwrap();
+        let (moves, bound) = solved(&response, &start, &target);
+        assert_eq!(moves, format_moves(&expected), "case {case}");
+        assert_eq!(bound as usize, expected.len());
+        assert_eq!(method(&response), "ida-pdb", "{response:?}");
+    }
+    // The databases were stored, and the table.
+    let stored: Vec<String> = std::fs::read_dir(crate::common::test_data_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        stored.iter().any(|n| n.starts_with("gridpdb-4x5-")),
+        "{stored:?}"
+    );
+    assert!(
+        stored.iter().any(|n| n.starts_with("grid-2x5-")),
+        "{stored:?}"
+    );
+}

@@ -395,6 +395,16 @@ impl GridSearch {
         })
     }
 
+    /// The name of the method, for answers and metrics: `ida-manhattan-lc` (Manhattan distance
+    /// plus linear conflicts) or `ida-pdb` (pattern databases).
+    #[must_use]
+    pub fn method(&self) -> &'static str {
+        match self.estimate {
+            Estimate::Conflicts(_) => "ida-manhattan-lc",
+            Estimate::Databases(_) => "ida-pdb",
+        }
+    }
+
     /// A lower bound on the optimal length, proven by the iterations done (the heuristic's value
     /// before any); the optimal length itself once found.
     #[must_use]

@@ -8,6 +8,7 @@ use std::time::Duration;
 use solver_core::format_moves;
 use solver_core::tiles::bounded::{self, Method};
 use solver_core::tiles::grid_ida::{GridSearch, Slice as Found};
+use solver_core::tiles::grid_table::GridTables;
 use solver_proto::v2 as pb;
 
 use crate::cache::{Answer, CacheKey};
@@ -15,6 +16,7 @@ use crate::config::Kind;
 use crate::convert::v2::{self, Common};
 use crate::convert::{GridCase, Quality};
 use crate::errors::Failure;
+use crate::grids::Help;
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
@@ -51,8 +53,8 @@ pub(crate) struct GridWork {
     search: Option<(GridSearch, CaseStop)>,
 }
 
-/// The name searches report for the size-generic heuristic.
-pub(crate) const OPTIMAL_METHOD: &str = "ida-manhattan-lc";
+/// The name answers from a complete table report.
+pub(crate) const TABLE_METHOD: &str = "table";
 
 impl Puzzle for Sliding {
     type Case = GridCase;
@@ -95,29 +97,55 @@ impl Puzzle for Sliding {
             // Weighted attempts within a node limit, then the constructive method: bounded
             // work, run in one go.
             let stop = limits.stop(case.node_budget);
-            return Progress::Done(
-                match bounded::solve(&case.start, &case.target, ratio, &stop.stop) {
-                    Ok(found) => Ok(GridAnswer::Solved {
-                        moves: Arc::from(format_moves(&found.moves)),
-                        lower_bound: found.lower_bound,
-                        cached: false,
-                        stats: Stats::searched(
-                            found.stats,
-                            match found.method {
-                                Method::Weighted(_) => "weighted-a-star",
-                                Method::Constructive => "constructive",
-                            },
-                        ),
-                    }),
-                    Err(stopped) => Err(limits.failure(&stop, stopped, 0)),
-                },
-            );
+            // Databases held for the target make the answers much shorter; none is built for a
+            // bounded case, which must be quick.
+            let found = match shared.grids.held(case.start.grid(), case.target.blank()) {
+                Some(Help::Databases(databases)) => bounded::solve_with_databases(
+                    &case.start,
+                    &case.target,
+                    ratio,
+                    &databases,
+                    &stop.stop,
+                ),
+                _ => bounded::solve(&case.start, &case.target, ratio, &stop.stop),
+            };
+            return Progress::Done(match found {
+                Ok(found) => Ok(GridAnswer::Solved {
+                    moves: Arc::from(format_moves(&found.moves)),
+                    lower_bound: found.lower_bound,
+                    cached: false,
+                    stats: Stats::searched(
+                        found.stats,
+                        match found.method {
+                            Method::Weighted(_) => "weighted-a-star",
+                            Method::Constructive => "constructive",
+                        },
+                    ),
+                }),
+                Err(stopped) => Err(limits.failure(&stop, stopped, 0)),
+            });
         }
-        let (search, stop) = work.search.get_or_insert_with(|| {
-            let search = GridSearch::new(&case.start, &case.target)
-                .expect("prepare answered the unreachable targets");
-            (search, limits.stop(case.node_budget))
-        });
+        let (search, stop) = match &mut work.search {
+            Some(started) => started,
+            empty => {
+                let (grid, blank) = (case.start.grid(), case.target.blank());
+                let help = shared.grids.help(grid, blank, |build| {
+                    slice.spawn_paced(move |pacer| build(pacer));
+                });
+                let search = match help {
+                    Help::Table(tables) => return Progress::Done(Ok(walk(case, &tables))),
+                    Help::Coming { wait: true } => return Progress::Pending,
+                    Help::Databases(databases) => {
+                        GridSearch::with_databases(&case.start, &case.target, databases)
+                    }
+                    Help::Coming { wait: false } | Help::None => {
+                        GridSearch::new(&case.start, &case.target)
+                    }
+                };
+                let search = search.expect("prepare answered the unreachable targets");
+                empty.insert((search, limits.stop(case.node_budget)))
+            }
+        };
         Progress::Done(match search.run(&stop.stop, Some(slice.end)) {
             Ok(Found::Suspended) => return Progress::Pending,
             Ok(Found::Found(moves)) => {
@@ -130,7 +158,7 @@ impl Puzzle for Sliding {
                     lower_bound: search.bound(),
                     moves: letters,
                     cached: false,
-                    stats: Stats::searched(search.stats(), OPTIMAL_METHOD),
+                    stats: Stats::searched(search.stats(), search.method()),
                 })
             }
             Err(stopped) => Err(limits.failure(stop, stopped, 0)),
@@ -142,6 +170,22 @@ impl Puzzle for Sliding {
             GridAnswer::Solved { .. } => Outcome::Solved,
             GridAnswer::Unsolvable => Outcome::Unsolvable,
         }
+    }
+}
+
+/// The answer from a complete table: a walk of microseconds, not cached (the table is the
+/// cache).
+fn walk(case: &GridCase, tables: &GridTables) -> GridAnswer {
+    let moves = tables
+        .get(case.target.blank())
+        .expect("the table is held")
+        .solve(&case.start, &case.target)
+        .expect("prepare answered the unreachable targets");
+    GridAnswer::Solved {
+        lower_bound: u32::try_from(moves.len()).unwrap_or(u32::MAX),
+        moves: Arc::from(format_moves(&moves)),
+        cached: false,
+        stats: Stats::no_search(TABLE_METHOD),
     }
 }
 

@@ -199,10 +199,10 @@ impl Solve<GridBoard> for Searches {
         match result {
             Ok(Found::Suspended) => Progress::Pending,
             Ok(Found::Found(moves)) => {
+                self.method = search.method();
                 self.current_grid = None;
                 self.done.nodes += stats.nodes;
                 self.done.iterations += stats.iterations;
-                self.method = crate::service::grid::OPTIMAL_METHOD;
                 shared
                     .cache
                     .insert(key, Answer::Moves(format_moves(&moves).into()));

@@ -35,6 +35,13 @@ pub use storage::{FORMAT_VERSION, StorageError};
 use super::grid_board::GridBoard;
 use crate::pace::Pace;
 
+/// The conventional file name of `partition`'s set in a data directory, known before the set
+/// is built (see [`GridDatabases::file_name`]).
+#[must_use]
+pub fn file_name(partition: &Partition) -> String {
+    storage::file_name(partition)
+}
+
 /// A set of pattern databases: one table per pattern of a [`Partition`].
 pub struct GridDatabases {
     partition: Partition,

@@ -241,6 +241,16 @@ impl Partition {
         self.table_sizes().iter().sum()
     }
 
+    /// The most bytes a build of the set holds at once: the tables built so far and the one in
+    /// progress with its three masks of blank cells per index (4 bytes each up to 32 cells, 8
+    /// beyond). 5×5 6-6-6-6: about 3.9 GB.
+    #[must_use]
+    pub fn build_bytes(&self) -> u64 {
+        let mask = if self.grid.cells() <= 32 { 12 } else { 24 };
+        let largest = self.table_sizes().into_iter().max().unwrap_or(0);
+        self.table_bytes() + mask * largest
+    }
+
     /// Whether the reflected lookup applies: a square board with the blank on the main diagonal,
     /// where transposing a board (and renaming each tile to the one whose target cell mirrors
     /// its own) maps every target with that blank onto itself and keeps every distance.

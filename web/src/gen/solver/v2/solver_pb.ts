@@ -532,9 +532,12 @@ export type SearchStats = Message<"solver.v2.SearchStats"> & {
   elapsed?: Duration | undefined;
 
   /**
-   * The method that produced the answer: "table" (3x3 look-up), "pdb-663" or "pdb-78" (4x4 IDA*
-   * with pattern databases), "bidirectional-bfs" (Solitaire), "parity" (unsolvable, nothing
-   * searched) or "cache" (a cache hit). New methods may be added.
+   * The method that produced the answer: "table" (a complete table: 3x3, and other boards of
+   * at most 12 cells once their table is built), "pdb-663" or "pdb-78" (4x4 IDA* with pattern
+   * databases), "ida-pdb" (IDA* with pattern databases on other boards of up to 25 cells),
+   * "ida-manhattan-lc" (IDA* with Manhattan distance and linear conflicts), "weighted-a-star" or
+   * "constructive" (bounded answers), "bidirectional-bfs" (Solitaire), "parity" (unsolvable,
+   * nothing searched) or "cache" (a cache hit). New methods may be added.
    *
    * @generated from field: string method = 4;
    */

@@ -1,0 +1,305 @@
+//! The tables of the other sliding shapes, owned by the server: complete distance tables for
+//! boards of at most 12 cells ([`GridTables`], one per class of blank cell) and pattern
+//! databases for larger boards ([`GridDatabases`], one set per shape and target blank cell).
+//!
+//! Each is loaded from the data directory or built on first use, on a build thread of its own
+//! under the scheduler (one build at a time), then stored. A case never waits for a table it can
+//! do without: while a small board's table is built, cases are searched by IDA* with Manhattan
+//! distance (milliseconds on these boards); a larger board's case waits for its databases,
+//! without which its search would take hours. A set whose build would not fit the memory budget
+//! is never built, and its cases are searched with Manhattan distance.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+use solver_core::Pace;
+use solver_core::tiles::grid::Grid;
+use solver_core::tiles::grid_pdb::{self, GridDatabases, Partition};
+use solver_core::tiles::grid_table::{self, GridTable, GridTables};
+
+use crate::data::DataDir;
+
+/// The most cells of a board with pattern databases. Beyond the 24-puzzle an optimal search is
+/// within reach only near the target, where Manhattan distance does as well at once, while the
+/// databases would take minutes to build.
+const MAX_DATABASE_CELLS: usize = 25;
+
+/// What a case on a board of shape `grid` towards a target with the blank on `blank` can use.
+#[derive(Debug, Clone)]
+pub(crate) enum Help {
+    /// The complete table: the answer is a walk of microseconds.
+    Table(Arc<GridTables>),
+    /// Pattern databases for the IDA*.
+    Databases(Arc<GridDatabases>),
+    /// Being loaded or built: a small board searches with Manhattan distance meanwhile, a large
+    /// one waits.
+    Coming {
+        /// Whether the case should wait for it.
+        wait: bool,
+    },
+    /// Nothing: search with Manhattan distance.
+    None,
+}
+
+/// The server's tables for the other shapes.
+#[derive(Debug)]
+pub(crate) struct Grids {
+    tables: Mutex<HashMap<Grid, Arc<GridTables>>>,
+    databases: Mutex<HashMap<(Grid, usize), Arc<GridDatabases>>>,
+    /// Sets that cannot be had (over budget, or their build failed): not tried again.
+    refused: Mutex<HashSet<(Grid, usize)>>,
+    /// Set while a build runs (one at a time).
+    building: Arc<AtomicBool>,
+    /// Bytes of the sets held.
+    held: AtomicU64,
+    /// The most bytes a build may peak at, with the sets held.
+    budget: u64,
+    data: DataDir,
+    threads: usize,
+}
+
+/// Whether a shape's optimal answers come from a complete table.
+fn tabled(grid: Grid) -> bool {
+    grid.cells() <= GridTable::MAX_CELLS
+}
+
+/// Bytes a complete table takes: two bits per board of one parity class.
+fn table_bytes(grid: Grid) -> u64 {
+    let boards: u64 = (1..=grid.cells() as u64).product::<u64>() / 2;
+    boards / 4
+}
+
+/// `wanted` bytes, capped at half the cgroup's memory limit when there is one (a container):
+/// the other half is for everything else.
+fn memory_budget(wanted: u64) -> u64 {
+    let limit = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
+        .ok()
+        .and_then(|text| text.trim().parse::<u64>().ok());
+    limit.map_or(wanted, |limit| (limit / 2).min(wanted))
+}
+
+/// The partition of the databases for `grid` and `blank` whose build peaks within `budget`
+/// bytes: the default (Korf & Felner's 6-6-6-6 on the 24-puzzle) when it fits, else the largest
+/// automatic one that does; `None` when not even single tiles fit.
+fn partition_for(grid: Grid, blank: usize, budget: u64) -> Option<Partition> {
+    let default = Partition::default_for(grid, blank);
+    if default.build_bytes() <= budget {
+        return Some(default);
+    }
+    let mut tables = budget / 2;
+    while tables > 0 {
+        let partition = Partition::automatic(grid, blank, tables);
+        if partition.build_bytes() <= budget {
+            return Some(partition);
+        }
+        tables /= 2;
+    }
+    None
+}
+
+impl Grids {
+    /// No tables yet; builds use `threads` threads and keep their files in `data`; the tables
+    /// held and a build in progress take at most `budget` bytes (see [`memory_budget`]).
+    pub(crate) fn new(data: DataDir, threads: usize, budget: u64) -> Self {
+        Self {
+            tables: Mutex::default(),
+            databases: Mutex::default(),
+            refused: Mutex::default(),
+            building: Arc::new(AtomicBool::new(false)),
+            held: AtomicU64::new(0),
+            budget: memory_budget(budget),
+            data,
+            threads,
+        }
+    }
+
+    /// The bytes left for a build.
+    fn room(&self) -> u64 {
+        self.budget
+            .saturating_sub(self.held.load(Ordering::Relaxed))
+    }
+
+    /// What a case on `grid` towards a target with the blank on `blank` can use now. When that
+    /// is missing and may be had, `start` is called to run [`prepare`](Self::prepare) on a
+    /// build thread (one build at a time).
+    pub(crate) fn help(
+        self: &Arc<Self>,
+        grid: Grid,
+        blank: usize,
+        start: impl FnOnce(Box<dyn FnOnce(&dyn Pace) + Send>),
+    ) -> Help {
+        if let Some(ready) = self.held(grid, blank) {
+            return ready;
+        }
+        let key = (grid, blank);
+        if lock(&self.refused).contains(&key) || !self.affordable(grid, blank) {
+            return Help::None;
+        }
+        if !self.building.swap(true, Ordering::AcqRel) {
+            let grids = Arc::clone(self);
+            start(Box::new(move |pace: &dyn Pace| {
+                grids.prepare(grid, blank, pace);
+                grids.building.store(false, Ordering::Release);
+            }));
+        }
+        Help::Coming {
+            wait: !tabled(grid),
+        }
+    }
+
+    /// The table or databases for `grid` and `blank`, when held; nothing is built.
+    pub(crate) fn held(&self, grid: Grid, blank: usize) -> Option<Help> {
+        if tabled(grid) {
+            let tables = lock(&self.tables).get(&grid).cloned()?;
+            tables.get(blank).is_some().then_some(Help::Table(tables))
+        } else {
+            lock(&self.databases)
+                .get(&(grid, blank))
+                .cloned()
+                .map(Help::Databases)
+        }
+    }
+
+    /// Whether building what `grid` and `blank` need fits the memory budget beside what is held.
+    fn affordable(&self, grid: Grid, blank: usize) -> bool {
+        if tabled(grid) {
+            // The table, and the build's two frontier bit sets of one bit per board.
+            table_bytes(grid) * 3 <= self.room()
+        } else {
+            grid.cells() <= MAX_DATABASE_CELLS && partition_for(grid, blank, self.room()).is_some()
+        }
+    }
+
+    /// Loads or builds (then stores) what `grid` and `blank` need; on a build thread.
+    pub(crate) fn prepare(&self, grid: Grid, blank: usize, pace: &dyn Pace) {
+        let started = Instant::now();
+        if tabled(grid) {
+            let tables = {
+                let mut tables = lock(&self.tables);
+                let entry = tables.entry(grid).or_insert_with(|| {
+                    Arc::new(GridTables::new(grid, self.threads).expect("a tabled shape"))
+                });
+                Arc::clone(entry)
+            };
+            // Every stored class's table: a file is read in well under a second.
+            for &cell in tables.classes() {
+                if tables.get(cell).is_some() {
+                    continue;
+                }
+                let name = grid_table::storage::file_name(grid, cell);
+                if let Some(table) =
+                    self.load(&name, |reader| GridTable::read_from(reader, grid, cell))
+                {
+                    self.held.fetch_add(table.bytes() as u64, Ordering::Relaxed);
+                    let _ = tables.insert(table);
+                }
+            }
+            if tables.get(blank).is_some() {
+                return;
+            }
+            let Ok(table) = tables.table(blank, pace) else {
+                lock(&self.refused).insert((grid, blank));
+                return;
+            };
+            self.held.fetch_add(table.bytes() as u64, Ordering::Relaxed);
+            tracing::info!(%grid, blank = table.blank(), radius = table.radius(), bytes = table.bytes(), elapsed = ?started.elapsed(), "complete table built");
+            let name = grid_table::storage::file_name(grid, table.blank());
+            self.store(&name, |writer| table.write_to(writer));
+        } else {
+            let Some(partition) = partition_for(grid, blank, self.room()) else {
+                lock(&self.refused).insert((grid, blank));
+                return;
+            };
+            let name = grid_pdb::file_name(&partition);
+            let set = match self.load(&name, |reader| GridDatabases::read_from(reader, &partition))
+            {
+                Some(set) => set,
+                None => {
+                    let set = GridDatabases::build(partition, self.threads, pace);
+                    tracing::info!(partition = %set.partition(), bytes = set.memory_bytes(), elapsed = ?started.elapsed(), "pattern databases built");
+                    self.store(&name, |writer| set.write_to(writer));
+                    set
+                }
+            };
+            self.held.fetch_add(set.memory_bytes(), Ordering::Relaxed);
+            lock(&self.databases).insert((grid, blank), Arc::new(set));
+        }
+    }
+
+    /// Reads the file `name` of the data directory with `read`: `None` when there is no such
+    /// file, or it fails its checks (a warning names it; it is built again and replaced).
+    fn load<T, E: std::fmt::Display>(
+        &self,
+        name: &str,
+        read: impl FnOnce(BufReader<File>) -> Result<T, E>,
+    ) -> Option<T> {
+        let path = self.data.path()?.join(name);
+        let file = File::open(&path).ok()?;
+        let started = Instant::now();
+        match read(BufReader::with_capacity(1 << 20, file)) {
+            Ok(value) => {
+                tracing::info!(path = %path.display(), elapsed = ?started.elapsed(), "table loaded");
+                Some(value)
+            }
+            Err(cause) => {
+                tracing::warn!(path = %path.display(), %cause, "stored table unusable: built again");
+                None
+            }
+        }
+    }
+
+    /// Writes the file `name` into the data directory atomically (see [`write_atomically`]);
+    /// a failure is logged, the table still serves this process.
+    fn store(&self, name: &str, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
+        let Some(dir) = self.data.path() else {
+            return;
+        };
+        match write_atomically(dir, name, write) {
+            Ok(path) => tracing::info!(path = %path.display(), "table stored"),
+            Err(cause) => {
+                tracing::warn!(%cause, name, "table not stored; it is built again next run");
+            }
+        }
+    }
+}
+
+/// Writes `dir/name` through a temporary file of this process and call, synced, then renamed
+/// into place: readers (other processes too) see a whole file or none, and two processes
+/// writing the same file each leave a whole one.
+pub(crate) fn write_atomically(
+    dir: &Path,
+    name: &str,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<PathBuf> {
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(name);
+    let temporary = dir.join(format!(
+        ".{name}.{}-{}.tmp",
+        std::process::id(),
+        CALLS.fetch_add(1, Ordering::Relaxed)
+    ));
+    let written = File::create(&temporary).and_then(|file| {
+        let mut writer = BufWriter::with_capacity(1 << 20, file);
+        write(&mut writer)?;
+        writer
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?
+            .sync_all()
+    });
+    if let Err(cause) = written.and_then(|()| std::fs::rename(&temporary, &path)) {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(cause);
+    }
+    Ok(path)
+}
+
+/// A lock whose holder never panics while holding it, so poisoning carries no meaning.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
