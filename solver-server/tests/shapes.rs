@@ -337,6 +337,26 @@ fn method(response: &pb::SolveResponse) -> &str {
     response.stats.as_ref().map_or("", |s| s.method.as_str())
 }
 
+/// The server's answer for `start` → `target`, checked to equal the in-process optimal IDA*'s
+/// (Manhattan distance; checked against breadth-first search in solver-core).
+async fn solve_as_ida(
+    client: &mut pb::solver_service_client::SolverServiceClient<tonic::transport::Channel>,
+    start: &GridBoard,
+    target: &GridBoard,
+) -> pb::SolveResponse {
+    let response = client
+        .solve(request("ida", start, Some(target)))
+        .await
+        .unwrap()
+        .into_inner();
+    let expected =
+        solver_core::tiles::grid_ida::solve(start, target, &solver_core::Stop::never()).unwrap();
+    let (moves, bound) = solved(&response, start, target);
+    assert_eq!(moves, format_moves(&expected), "{start:?} -> {target:?}");
+    assert_eq!(bound as usize, expected.len());
+    response
+}
+
 #[tokio::test]
 async fn complete_tables_and_pattern_databases_serve_once_built() {
     let server = TestServer::start(config()).await;
@@ -353,17 +373,7 @@ async fn complete_tables_and_pattern_databases_serve_once_built() {
         if !start.can_reach(&target) {
             continue;
         }
-        let response = client
-            .solve(request("t", &start, Some(&target)))
-            .await
-            .unwrap()
-            .into_inner();
-        let expected =
-            solver_core::tiles::grid_ida::solve(&start, &target, &solver_core::Stop::never())
-                .unwrap();
-        let (moves, bound) = solved(&response, &start, &target);
-        assert_eq!(moves, format_moves(&expected), "{start:?} -> {target:?}");
-        assert_eq!(bound as usize, expected.len());
+        let response = solve_as_ida(&mut client, &start, &target).await;
         if method(&response) == "table" {
             from_table += 1;
             if from_table == 20 {
@@ -381,7 +391,7 @@ async fn complete_tables_and_pattern_databases_serve_once_built() {
     // IDA* with them gives the optimal, lexicographically smallest answer: the same as IDA*
     // with Manhattan distance in process. Targets with the blank on one cell share a set.
     let grid = Grid::new(4, 5).unwrap();
-    for case in 0..3 {
+    for _ in 0..3 {
         let mut target = shuffled(grid, &mut rng);
         while target.blank() != 7 {
             target = shuffled(grid, &mut rng);
@@ -390,17 +400,7 @@ async fn complete_tables_and_pattern_databases_serve_once_built() {
         for _ in 0..40 {
             start = start.apply(Move::ALL[rng.below(4)]).unwrap_or(start);
         }
-        let response = client
-            .solve(request("p", &start, Some(&target)))
-            .await
-            .unwrap()
-            .into_inner();
-        let expected =
-            solver_core::tiles::grid_ida::solve(&start, &target, &solver_core::Stop::never())
-                .unwrap();
-        let (moves, bound) = solved(&response, &start, &target);
-        assert_eq!(moves, format_moves(&expected), "case {case}");
-        assert_eq!(bound as usize, expected.len());
+        let response = solve_as_ida(&mut client, &start, &target).await;
         assert_eq!(method(&response), "ida-pdb", "{response:?}");
     }
     // The databases were stored, and the table.
