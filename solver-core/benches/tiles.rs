@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use solver_core::fifteen::{Partition, PatternDatabases};
+use solver_core::fifteen::{Fifteen, Partition, PatternDatabases};
 use solver_core::{Board3, Board4, Move, Stop, eight};
 
 use solver_test_support::korf::instances;
@@ -61,14 +61,14 @@ fn fifteen(c: &mut Criterion) {
     });
     group.finish();
 
-    let pdb = PatternDatabases::build(Partition::P663);
+    let solver = Fifteen::with(PatternDatabases::build(Partition::P663));
     let boards = korf_subset();
     let mut group = c.benchmark_group("fifteen");
     group.sample_size(10);
     group.bench_function("korf subset (7 instances, 45..56 moves)", |b| {
         b.iter(|| {
             for board in &boards {
-                let answer = pdb
+                let answer = solver
                     .solve(board, &Board4::goal(), &Stop::never())
                     .unwrap()
                     .unwrap();

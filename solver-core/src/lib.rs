@@ -6,13 +6,17 @@
 //! * **Solitaire**: four identical pieces on an 8×8 board (POJ 1198 / HDU 1401), shortest move
 //!   sequences within a move limit.
 //!
+//! Solvers and their tables are values the caller owns ([`eight::Tables`],
+//! [`fifteen::Fifteen`], the grid tables and databases): nothing is kept process-wide.
+//!
 //! Long searches poll a [`Stop`] so a caller can cancel them or give them a deadline or a node
 //! budget. This crate does no I/O, no printing and no async: the server and the client wrap it.
 //!
 //! ```
 //! use solver_core::{Board3, format_moves};
 //! let start: Board3 = "1 2 3 4 5 6 7 x 8".parse().unwrap();
-//! let moves = solver_core::eight::solve(&start, &Board3::goal()).unwrap();
+//! let tables = solver_core::eight::Tables::new();
+//! let moves = tables.solve(&start, &Board3::goal()).unwrap();
 //! assert_eq!(format_moves(&moves), "r");
 //! ```
 

@@ -1,7 +1,8 @@
 //! The known extremes: the hardest 8-puzzle boards, a long Korf instance, Solitaire edge cases.
 
+use crate::solvers;
 use solver_core::solitaire::{self, Outcome, Position, Square, Step};
-use solver_core::{Board3, Board4, Move, Stop, StopReason, eight, fifteen};
+use solver_core::{Board3, Board4, Move, Stop, StopReason, fifteen};
 use solver_test_support::korf::korf;
 use solver_test_support::rng::{Lcg, forward_walk};
 
@@ -9,7 +10,7 @@ use solver_test_support::rng::{Lcg, forward_walk};
 fn the_two_31_move_eight_puzzles() {
     for hard in ["8 6 7 2 5 4 3 x 1", "6 4 7 8 5 x 3 2 1"] {
         let start: Board3 = hard.parse().unwrap();
-        let moves = eight::solve(&start, &Board3::goal()).unwrap();
+        let moves = solvers::eight().solve(&start, &Board3::goal()).unwrap();
         assert_eq!(moves.len(), 31, "{hard}");
         assert_eq!(start.replay(&moves).unwrap(), Board3::goal());
     }
@@ -20,7 +21,8 @@ fn the_two_31_move_eight_puzzles() {
 fn a_korf_instance_of_length_at_least_60() {
     let (board, optimal) = korf(88);
     assert!(optimal >= 60);
-    let answer = fifteen::solve(&board, &Board4::goal(), &Stop::never())
+    let answer = solvers::fifteen()
+        .solve(&board, &Board4::goal(), &Stop::never())
         .unwrap()
         .unwrap();
     assert_eq!(answer.moves.len(), optimal);
@@ -30,12 +32,13 @@ fn a_korf_instance_of_length_at_least_60() {
 #[test]
 fn a_hard_search_stops_when_asked() {
     let (board, _) = korf(88);
-    let err = fifteen::solve(
-        &board,
-        &Board4::goal(),
-        &Stop::never().with_node_budget(10_000),
-    )
-    .unwrap_err();
+    let err = solvers::fifteen()
+        .solve(
+            &board,
+            &Board4::goal(),
+            &Stop::never().with_node_budget(10_000),
+        )
+        .unwrap_err();
     let fifteen::FifteenError::Stopped(stopped) = err;
     assert_eq!(stopped.reason, StopReason::NodeBudget);
     assert!(stopped.stats.nodes > 10_000 && stopped.stats.nodes < 20_000);
@@ -75,12 +78,14 @@ fn fifteen_reaches_far_targets_with_the_blank_anywhere() {
         // A start with its blank in a corner, and a target far from it with the blank on `blank`.
         let start = blank_to(scramble(Board4::goal(), 40, i as u64), 15);
         let target = blank_to(scramble(start, 40, 100 + i as u64), blank);
-        let there = fifteen::solve(&start, &target, &Stop::never())
+        let there = solvers::fifteen()
+            .solve(&start, &target, &Stop::never())
             .unwrap()
             .unwrap();
         assert_eq!(start.replay(&there.moves).unwrap(), target, "blank {blank}");
         assert_eq!(there.method, "pdb-663");
-        let back = fifteen::solve(&target, &start, &Stop::never())
+        let back = solvers::fifteen()
+            .solve(&target, &start, &Stop::never())
             .unwrap()
             .unwrap();
         assert_eq!(target.replay(&back.moves).unwrap(), start, "blank {blank}");
@@ -191,8 +196,9 @@ pub(crate) fn solve_in_slices(
     target: &Board4,
     stop: &Stop,
 ) -> Result<fifteen::Solution, fifteen::FifteenError> {
-    let mut search =
-        fifteen::sliced(start, target, &solver_core::Unpaced).expect("a solvable pair");
+    let mut search = solvers::fifteen()
+        .sliced(start, target, &solver_core::Unpaced)
+        .expect("a solvable pair");
     loop {
         if let Some(done) = search.run(stop, std::time::Instant::now()) {
             return done;
@@ -205,7 +211,8 @@ pub(crate) fn solve_in_slices(
 fn sliced_search_gives_the_same_answer_and_work() {
     for id in [1, 3, 88] {
         let (board, optimal) = korf(id);
-        let one = fifteen::solve(&board, &Board4::goal(), &Stop::never())
+        let one = solvers::fifteen()
+            .solve(&board, &Board4::goal(), &Stop::never())
             .unwrap()
             .unwrap();
         let sliced = solve_in_slices(&board, &Board4::goal(), &Stop::never()).unwrap();
@@ -251,8 +258,9 @@ fn node_budgets_are_exact() {
     let (board, _) = korf(88);
     for budget in [1, 5_000, 123_457] {
         let stop = Stop::never().with_node_budget(budget);
-        let fifteen::FifteenError::Stopped(whole) =
-            fifteen::solve(&board, &Board4::goal(), &stop).unwrap_err();
+        let fifteen::FifteenError::Stopped(whole) = solvers::fifteen()
+            .solve(&board, &Board4::goal(), &stop)
+            .unwrap_err();
         let fifteen::FifteenError::Stopped(sliced) =
             solve_in_slices(&board, &Board4::goal(), &stop).unwrap_err();
         assert_eq!(whole.reason, StopReason::NodeBudget);
@@ -268,11 +276,13 @@ fn parallel_search_gives_the_same_answer() {
     // iterations run split.
     for id in [1, 3, 7, 10] {
         let (board, optimal) = korf(id);
-        let one = fifteen::solve(&board, &Board4::goal(), &Stop::never())
+        let one = solvers::fifteen()
+            .solve(&board, &Board4::goal(), &Stop::never())
             .unwrap()
             .unwrap();
         for threads in [2, 3] {
-            let many = fifteen::solve_parallel(&board, &Board4::goal(), &Stop::never(), threads)
+            let many = solvers::fifteen()
+                .solve_parallel(&board, &Board4::goal(), &Stop::never(), threads)
                 .unwrap()
                 .unwrap();
             assert_eq!(many.moves, one.moves, "instance {id}, {threads} threads");
@@ -285,7 +295,9 @@ fn parallel_search_gives_the_same_answer() {
 fn a_parallel_search_stops_when_asked() {
     let (board, _) = korf(88);
     let stop = Stop::never().with_node_budget(1_000_000);
-    let err = fifteen::solve_parallel(&board, &Board4::goal(), &stop, 2).unwrap_err();
+    let err = solvers::fifteen()
+        .solve_parallel(&board, &Board4::goal(), &stop, 2)
+        .unwrap_err();
     let fifteen::FifteenError::Stopped(stopped) = err;
     assert_eq!(stopped.reason, StopReason::NodeBudget);
     assert!(

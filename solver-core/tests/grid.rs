@@ -1,12 +1,13 @@
 //! Boards of any shape: the size-generic IDA* against plain breadth-first search, and against
 //! the 3×3 table, on random boards and random targets.
 
+use crate::solvers;
 use proptest::prelude::*;
 use solver_core::tiles::bfs;
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::grid_ida;
-use solver_core::{Board3, Move, Stop, eight, format_moves};
+use solver_core::{Board3, Move, Stop, format_moves};
 
 /// A board of `grid` a random walk of `steps` moves away from `from`.
 fn walk(from: &GridBoard, steps: &[u8]) -> GridBoard {
@@ -86,7 +87,7 @@ proptest! {
         let target = any_board(grid, b);
         let fast_start = Board3::from_cells(start.cells()).unwrap();
         let fast_target = Board3::from_cells(target.cells()).unwrap();
-        let fast = eight::solve(&fast_start, &fast_target);
+        let fast = solvers::eight().solve(&fast_start, &fast_target);
         prop_assert_eq!(start.can_reach(&target), fast.is_some());
         if let Some(fast) = fast {
             let moves = grid_ida::solve(&start, &target, &Stop::never()).unwrap();

@@ -1,11 +1,12 @@
 //! Complete distance tables (boards of at most 12 cells) against plain breadth-first search, the
 //! 8-puzzle's table, tables built directly for symmetric blank cells, and their stored form.
 
+use crate::solvers;
 use solver_core::tiles::bfs;
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::grid_table::{GridTable, GridTableError, GridTables, storage};
-use solver_core::{Board3, Move, Unpaced, eight, format_moves};
+use solver_core::{Board3, Move, Unpaced, format_moves};
 use solver_test_support::rng::Lcg;
 
 /// Any board of `grid`.
@@ -174,7 +175,7 @@ fn symmetric_classes_read_the_same_distances() {
 fn three_by_three_agrees_with_the_eight_puzzle_table() {
     let mut rng = Lcg::new(4);
     let tables = built(3, 3);
-    let eight = eight::Tables::build();
+    let eight = solvers::eight();
     for _ in 0..3000 {
         let target = shuffled(tables.grid(), &mut rng);
         let start = shuffled(tables.grid(), &mut rng);

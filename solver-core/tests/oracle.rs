@@ -8,10 +8,11 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
+use crate::solvers;
 use proptest::prelude::*;
 use solver_core::solitaire::{self, Position, Square};
 use solver_core::tiles::bfs;
-use solver_core::{Board, Board3, Board4, Move, Stop, eight, fifteen};
+use solver_core::{Board, Board3, Board4, Move, Stop};
 use solver_test_support::rng::{forward_walk, walk_choices};
 
 /// Exact distances to `target` of every board within `radius` moves of it (the library's plain
@@ -42,7 +43,7 @@ proptest! {
     fn eight_matches_bfs(target in board3(), starts in prop::collection::vec(board3(), 64)) {
         let dist = distances_to(target, u32::MAX);
         for start in starts {
-            let answer = eight::solve(&start, &target);
+            let answer = solvers::eight().solve(&start, &target);
             match dist.get(&start) {
                 None => prop_assert!(answer.is_none(), "{start:?} cannot reach {target:?}"),
                 Some(&d) => {
@@ -110,7 +111,7 @@ proptest! {
     #[test]
     fn fifteen_matches_oracle(walk in prop::collection::vec(0u8..4, 0..=25)) {
         let start = walk_choices(Board4::goal(), &walk);
-        let answer = fifteen::solve(&start, &Board4::goal(), &Stop::never()).unwrap().unwrap();
+        let answer = solvers::fifteen().solve(&start, &Board4::goal(), &Stop::never()).unwrap().unwrap();
         prop_assert_eq!(start.replay(&answer.moves).unwrap(), Board4::goal());
         prop_assert_eq!(answer.moves, oracle_fifteen(start, Board4::goal(), &NEAR_GOAL, RADIUS));
     }
@@ -132,7 +133,7 @@ proptest! {
         let near = distances_to(target, NEAR);
         for walk in walks {
             let start = forward_walk(target, &walk);
-            let answer = fifteen::solve(&start, &target, &Stop::never()).unwrap().unwrap();
+            let answer = solvers::fifteen().solve(&start, &target, &Stop::never()).unwrap().unwrap();
             prop_assert_eq!(start.replay(&answer.moves).unwrap(), target);
             // Suspended at every poll and resumed, the search must find the same path.
             let sliced = crate::extremes::solve_in_slices(&start, &target, &Stop::never()).unwrap();

@@ -6,3 +6,4 @@ mod grid;
 mod grid_pdb;
 mod grid_table;
 mod oracle;
+mod solvers;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use solver_core::fifteen::{self, DatabaseSet, PatternDatabases, storage};
+use solver_core::fifteen::{DatabaseSet, Fifteen, PatternDatabases, storage};
 use solver_core::{Pace, Progress, Turn, Unpaced};
 
 /// The directory's name inside the platform's cache directory.
@@ -249,17 +249,16 @@ impl DataDir {
         Ok(())
     }
 
-    /// Gives the process-wide solver `set` if the directory holds a usable copy; says so in
-    /// the log. A file that fails its checks is logged as a warning. Returns whether `set` is
-    /// installed now.
-    pub fn install_stored(&self, set: DatabaseSet) -> bool {
-        if set.is_installed() {
+    /// Gives `solver` the `set` if the directory holds a usable copy; says so in the log. A file
+    /// that fails its checks is logged as a warning. Returns whether `solver` has `set` now.
+    pub fn install_stored(&self, solver: &Fifteen, set: DatabaseSet) -> bool {
+        if solver.has(set) {
             return true;
         }
         let started = Instant::now();
         match self.load(set) {
             Ok(Some(databases)) => {
-                fifteen::install(databases);
+                solver.install(databases);
                 let path = self.file(set).unwrap_or_default();
                 tracing::info!(%set, path = %path.display(), elapsed = ?started.elapsed(), "pattern databases loaded");
                 true
@@ -274,10 +273,10 @@ impl DataDir {
         }
     }
 
-    /// Makes sure the process-wide solver has `set`: installed already, loaded from the
-    /// directory, or else built on `threads` threads under `pace` and stored.
-    pub fn provide(&self, set: DatabaseSet, threads: usize, pace: &dyn Pace) {
-        if self.install_stored(set) {
+    /// Makes sure `solver` has `set`: installed already, loaded from the directory, or else
+    /// built on `threads` threads under `pace` and stored.
+    pub fn provide(&self, solver: &Fifteen, set: DatabaseSet, threads: usize, pace: &dyn Pace) {
+        if self.install_stored(solver, set) {
             return;
         }
         let started = Instant::now();
@@ -292,7 +291,7 @@ impl DataDir {
                 tracing::warn!(%cause, "pattern databases not stored; they are built again next run");
             }
         }
-        fifteen::install(databases);
+        solver.install(databases);
     }
 }
 

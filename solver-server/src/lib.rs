@@ -48,9 +48,10 @@ mod web;
 pub use auth::AuthError;
 pub use config::{Config, FlagError, Kind, WarmUp, parse_duration};
 pub use data::{BuildEvent, DataDir, DataError, Stored};
+pub use engine::Engine;
 pub use errors::ServeError;
 pub use probe::{ProbeError, ProbeTls, check_health, check_health_with};
-pub use server::serve;
+pub use server::{serve, serve_with};
 pub use tls::{TlsError, TlsPaths};
 /// A server's health, as `grpc.health.v1` reports it ([`check_health`]).
 pub use tonic_health::pb::health_check_response::ServingStatus;

@@ -24,7 +24,7 @@ use crate::cache::Cache;
 use crate::coalesce::Coalescing;
 use crate::config::{Config, Kind};
 use crate::data::DataDir;
-use crate::engine;
+use crate::engine::Engine;
 use crate::errors::ServeError;
 use crate::http::{self, Http2Limits};
 use crate::metrics::{self, Metrics};
@@ -64,10 +64,25 @@ pub async fn serve(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    serve_with(listener, config, Arc::new(Engine::new()), shutdown).await
+}
+
+/// As [`serve`], with the 8- and 15-puzzle tables of `engine`, which the caller may share
+/// between servers (tests start many servers in one process and build the tables once).
+///
+/// # Errors
+/// As [`serve`].
+pub async fn serve_with(
+    listener: TcpListener,
+    config: Config,
+    engine: Arc<Engine>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
     let config = Arc::new(config);
     let metrics = Arc::new(Metrics::new());
     let scheduler = Arc::new(Scheduler::new(config.worker_count(), Arc::clone(&metrics)));
     let shared = Arc::new(Shared {
+        engine: Arc::clone(&engine),
         cache: Cache::new(config.cache_entries, Arc::clone(&metrics)),
         scheduler: Arc::clone(&scheduler),
         long_solitaire: Arc::default(),
@@ -123,6 +138,7 @@ pub async fn serve(
     health.set(ServingStatus::NotServing).await;
     spawn_warm_up(
         &config,
+        engine,
         shared.data.clone(),
         health.clone(),
         Arc::clone(&metrics),
@@ -270,6 +286,7 @@ fn reflection() -> tonic_reflection::server::Builder<'static> {
 /// 7-8 set is built and stored in the background after SERVING.
 fn spawn_warm_up(
     config: &Config,
+    engine: Arc<Engine>,
     data: DataDir,
     health: Health,
     metrics: Arc<Metrics>,
@@ -283,15 +300,16 @@ fn spawn_warm_up(
     let build_threads = scheduler.workers();
     tokio::spawn(async move {
         let started = Instant::now();
-        let warm_data = data.clone();
+        let (warm_data, warm_engine) = (data.clone(), Arc::clone(&engine));
         let ready = run_paced(&scheduler, move |pacer| {
-            let strong = fifteen && warm_data.install_stored(STRONG);
+            let solver = warm_engine.fifteen();
+            let strong = fifteen && warm_data.install_stored(solver, STRONG);
             for kind in kinds {
                 let started = Instant::now();
                 if kind == Kind::Fifteen && !strong {
-                    warm_data.provide(STANDARD, build_threads, pacer);
+                    warm_data.provide(solver, STANDARD, build_threads, pacer);
                 }
-                engine::warm_up(kind, pacer);
+                warm_engine.warm_up(kind, pacer);
                 tracing::info!(%kind, elapsed = ?started.elapsed(), "tables ready");
             }
             fifteen && !strong
@@ -305,20 +323,20 @@ fn spawn_warm_up(
                 return;
             }
         };
-        metrics.set_fifteen_heuristic(engine::fifteen_method());
+        metrics.set_fifteen_heuristic(engine.fifteen_method());
         if health.set(ServingStatus::Serving).await {
-            tracing::info!(elapsed = ?started.elapsed(), method = engine::fifteen_method(), "warm-up done: SERVING");
+            tracing::info!(elapsed = ?started.elapsed(), method = engine.fifteen_method(), "warm-up done: SERVING");
         }
         if targets {
             // Targets whose blank is not in a corner have databases of their own: get them now
             // rather than in the first such case.
             let started = Instant::now();
-            let targets_data = data.clone();
+            let (targets_data, targets_engine) = (data.clone(), Arc::clone(&engine));
             let got = run_paced(&scheduler, move |pacer| {
                 for set in fifteen::home_sets() {
-                    targets_data.provide(set, build_threads, pacer);
+                    targets_data.provide(targets_engine.fifteen(), set, build_threads, pacer);
                 }
-                engine::warm_up_any_target(pacer);
+                targets_engine.warm_up_any_target(pacer);
             })
             .await;
             match got {
@@ -340,8 +358,9 @@ fn spawn_warm_up(
         }
         tracing::info!(dir = %dir.display(), threads = build_threads, "building the 7-8 pattern databases in the background");
         let started = Instant::now();
+        let strong_engine = Arc::clone(&engine);
         match run_paced(&scheduler, move |pacer| {
-            data.provide(STRONG, build_threads, pacer);
+            data.provide(strong_engine.fifteen(), STRONG, build_threads, pacer);
         })
         .await
         {
@@ -353,7 +372,7 @@ fn spawn_warm_up(
                 tracing::error!(cause = %err, "building the 7-8 pattern databases panicked");
             }
         }
-        metrics.set_fifteen_heuristic(engine::fifteen_method());
+        metrics.set_fifteen_heuristic(engine.fifteen_method());
     });
 }
 

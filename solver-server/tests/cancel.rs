@@ -3,12 +3,12 @@
 use std::time::{Duration, Instant};
 
 use futures::StreamExt as _;
-use solver_server::Config;
+use solver_server::{Config, Kind};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Code, Request};
 
-use crate::common::{TestServer, cells, config, endless, sliding};
+use crate::common::{TestServer, cells, config, endless, sliding, warm_up};
 
 const RUNNING: &str = r#"solver_searches_running{kind="fifteen"}"#;
 const IN_FLIGHT: &str = r#"solver_cases_in_flight{kind="fifteen"}"#;
@@ -29,16 +29,10 @@ async fn wait_for(server: &TestServer, series: &str, value: f64, limit: Duration
     }
 }
 
-/// The 15-puzzle databases, built before the timing starts (building them cannot be stopped).
-async fn tables_ready() {
-    tokio::task::spawn_blocking(|| solver_core::fifteen::warm_up(&solver_core::Unpaced))
-        .await
-        .unwrap();
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_cancels_stops_its_hard_search() {
-    tables_ready().await;
+    // The 15-puzzle databases, built before the timing starts (building them cannot be stopped).
+    warm_up(Kind::Fifteen).await;
     let server = TestServer::start(config()).await;
     let mut client = server.client().await;
     let (tx, rx) = mpsc::channel(4);
@@ -77,7 +71,8 @@ async fn a_client_that_cancels_stops_its_hard_search() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deadline_that_passes_ends_the_stream_and_its_search() {
-    tables_ready().await;
+    // The 15-puzzle databases, built before the timing starts (building them cannot be stopped).
+    warm_up(Kind::Fifteen).await;
     let server = TestServer::start(Config {
         workers: 1,
         ..config()

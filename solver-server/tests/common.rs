@@ -10,7 +10,7 @@ use solver_server::Config;
 use solver_server::pb::{self, sliding_reply};
 pub(crate) use solver_test_support::korf::korf;
 pub(crate) use solver_test_support::rng::{Lcg, walk};
-pub(crate) use solver_test_support::server::TestServer;
+pub(crate) use solver_test_support::server::{TestServer, warm_up};
 
 /// The test configuration: no warm-up (tests that need tables get them on first use), and the
 /// tests' own data directory, never the user's cache, where the 7-8 set is never built (minutes

@@ -5,13 +5,13 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt as _;
 use solver_core::Board4;
-use solver_server::Config;
 use solver_server::pb::{self, sliding_reply, solitaire_reply};
+use solver_server::{Config, Kind};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
 
-use crate::common::{Lcg, TestServer, cells, config, endless, goal3, sliding, walk};
+use crate::common::{Lcg, TestServer, cells, config, endless, goal3, sliding, walk, warm_up};
 
 const RUNNING: &str = r#"solver_searches_running{kind="fifteen"}"#;
 
@@ -53,12 +53,6 @@ async fn all_idle(server: &TestServer) {
     for name in &series {
         wait_for(server, name, 0.0, Duration::from_secs(5)).await;
     }
-}
-
-async fn tables_ready() {
-    tokio::task::spawn_blocking(|| solver_core::fifteen::warm_up(&solver_core::Unpaced))
-        .await
-        .unwrap();
 }
 
 /// Opens a stream of `count` copies of the 80-move board that stays open; returns the sender
@@ -131,7 +125,8 @@ async fn easy_cases(server: &TestServer) {
 /// 20 streams of 5 hard cases each.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cheap_cases_are_answered_while_hard_searches_run() {
-    tables_ready().await;
+    // The 15-puzzle databases, built before the timing starts (building them cannot be stopped).
+    warm_up(Kind::Fifteen).await;
     let server = TestServer::start(Config {
         workers: 2,
         cache_entries: 0,
@@ -204,7 +199,8 @@ async fn gauges_return_to_zero_when_a_stalled_client_leaves() {
 /// cases are answered, the hard ones cancelled when the grace period ends.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_answers_the_quick_cases_behind_hard_searches() {
-    tables_ready().await;
+    // The 15-puzzle databases, built before the timing starts (building them cannot be stopped).
+    warm_up(Kind::Fifteen).await;
     let mut server = TestServer::start(Config {
         workers: 2,
         grace_period: Duration::from_secs(2),

@@ -1,10 +1,11 @@
 //! Health, reflection, graceful shutdown and start-up errors.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt as _;
 use solver_server::pb::{self, sliding_reply};
-use solver_server::{Config, Kind, ServeError};
+use solver_server::{Config, Engine, Kind, ServeError};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
@@ -12,7 +13,7 @@ use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
 
-use crate::common::{TestServer, cells, config, endless, sliding};
+use crate::common::{TestServer, cells, config, endless, sliding, warm_up};
 
 /// Longest any step of these tests may take.
 const LIMIT: Duration = Duration::from_secs(30);
@@ -23,12 +24,18 @@ fn status(response: &HealthCheckResponse) -> ServingStatus {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_is_serving_only_between_warm_up_and_shutdown() {
-    let cold = !solver_core::fifteen::is_ready();
-    let mut server = TestServer::start(Config {
-        warm_up: vec![Kind::Eight, Kind::Fifteen].into(),
-        grace_period: Duration::from_millis(200),
-        ..config()
-    })
+    // Tables of its own and no data directory: the server starts cold, and builds, whatever
+    // the other tests built or stored.
+    let engine = Arc::new(Engine::new());
+    let mut server = TestServer::start_with(
+        Config {
+            warm_up: vec![Kind::Eight, Kind::Fifteen].into(),
+            grace_period: Duration::from_millis(200),
+            no_data_dir: true,
+            ..config()
+        },
+        Arc::clone(&engine),
+    )
     .await;
     let mut health = HealthClient::new(server.channel().await);
     let mut watch = health
@@ -39,10 +46,8 @@ async fn health_is_serving_only_between_warm_up_and_shutdown() {
         .unwrap()
         .into_inner();
     let first = status(&watch.next().await.unwrap().unwrap());
-    if cold {
-        // The 15-puzzle databases take seconds to build: the server must say so.
-        assert_eq!(first, ServingStatus::NotServing);
-    }
+    // The 15-puzzle databases take seconds to build: the server must say so.
+    assert_eq!(first, ServingStatus::NotServing);
     let mut now = first;
     while now != ServingStatus::Serving {
         let next = tokio::time::timeout(Duration::from_secs(120), watch.next())
@@ -52,7 +57,7 @@ async fn health_is_serving_only_between_warm_up_and_shutdown() {
             .unwrap();
         now = status(&next);
     }
-    assert!(solver_core::fifteen::is_ready());
+    assert!(engine.is_ready(Kind::Eight) && engine.is_ready(Kind::Fifteen));
     let solver = health
         .check(HealthCheckRequest {
             service: "solver.v1.Solver".to_owned(),
@@ -147,9 +152,7 @@ async fn reflection_lists_the_solver_in_v1_and_v1alpha() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_drains_cases_in_flight_then_ends_the_stream() {
-    tokio::task::spawn_blocking(|| solver_core::fifteen::warm_up(&solver_core::Unpaced))
-        .await
-        .unwrap();
+    warm_up(Kind::Fifteen).await;
     let mut server = TestServer::start(Config {
         grace_period: Duration::from_secs(30),
         ..config()

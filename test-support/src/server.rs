@@ -2,10 +2,11 @@
 //! end-to-end test and the throughput benchmark of solver-server start.
 
 use std::net::SocketAddr;
+use std::sync::{Arc, LazyLock};
 
 use solver_proto::v2::solver_service_client::SolverServiceClient;
 use solver_server::pb::solver_client::SolverClient;
-use solver_server::{Config, ServeError};
+use solver_server::{Config, Engine, Kind, ServeError};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
@@ -29,19 +30,46 @@ fn free_port() -> SocketAddr {
     probe.local_addr().expect("a bound address")
 }
 
+/// The 8- and 15-puzzle tables every [`TestServer::start`] of this test binary shares: built
+/// once (by the first case that needs them, or by [`warm_up`]) and only read after that.
+#[must_use]
+pub fn shared_engine() -> Arc<Engine> {
+    static ENGINE: LazyLock<Arc<Engine>> = LazyLock::new(Arc::default);
+    Arc::clone(&ENGINE)
+}
+
+/// Builds the shared engine's tables for `kind` now (the 15-puzzle's take seconds and cannot
+/// be stopped: tests that time or cancel searches build them first).
+///
+/// # Panics
+/// When the build panics.
+pub async fn warm_up(kind: Kind) {
+    tokio::task::spawn_blocking(move || shared_engine().warm_up(kind, &solver_core::Unpaced))
+        .await
+        .expect("the warm-up finishes");
+}
+
 impl TestServer {
     /// Starts `config` (its metrics endpoint moved to a free port) on a free port, on the
-    /// caller's runtime.
+    /// caller's runtime, with the [`shared_engine`].
     ///
     /// # Panics
     /// When no local port can be bound.
-    pub async fn start(mut config: Config) -> Self {
+    pub async fn start(config: Config) -> Self {
+        Self::start_with(config, shared_engine()).await
+    }
+
+    /// As [`start`](Self::start), with tables of `engine` (a new one for a cold server).
+    ///
+    /// # Panics
+    /// When no local port can be bound.
+    pub async fn start_with(mut config: Config, engine: Arc<Engine>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
         let addr = listener.local_addr().expect("a bound address");
         let metrics = free_port();
         config.metrics_listen = Some(metrics);
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(solver_server::serve(listener, config, async {
+        let task = tokio::spawn(solver_server::serve_with(listener, config, engine, async {
             let _ = stopped.await;
         }));
         Self {

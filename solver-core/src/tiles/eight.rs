@@ -32,18 +32,61 @@ struct Tree {
     last_move: Vec<u8>,
 }
 
-static TREES: [OnceLock<Tree>; 9] = [const { OnceLock::new() }; 9];
-
-fn tree(blank: usize) -> &'static Tree {
-    TREES[blank].get_or_init(|| Tree::build(blank))
+/// The nine trees, one per blank cell: a value its owner keeps (the server holds one for the
+/// process), each tree built on first use or all at once by [`warm_up`](Self::warm_up).
+#[derive(Debug, Default)]
+pub struct Tables {
+    trees: [OnceLock<Tree>; 9],
 }
 
-/// Builds every tree of the process-wide tables now, so later answers cost only their walk
-/// (under 100 ms in all). [`solve`] builds each tree on first use otherwise.
-pub fn warm_up() {
-    on_all_cores(|blank| {
-        tree(blank);
-    });
+impl Tables {
+    /// Tables with no tree built yet: each is built (milliseconds) when an answer first
+    /// needs it.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Tables with all nine trees built, spread over the available cores.
+    #[must_use]
+    pub fn build() -> Self {
+        let tables = Self::new();
+        tables.warm_up();
+        tables
+    }
+
+    /// Builds every tree not built yet, spread over the available cores, so later answers cost
+    /// only their walk (under 100 ms in all).
+    pub fn warm_up(&self) {
+        on_all_cores(|blank| {
+            self.tree(blank);
+        });
+    }
+
+    /// Whether every tree is built.
+    #[must_use]
+    pub fn is_ready(&self) -> bool {
+        self.trees.iter().all(|t| t.get().is_some())
+    }
+
+    fn tree(&self, blank: usize) -> &Tree {
+        self.trees[blank].get_or_init(|| Tree::build(blank))
+    }
+
+    /// The optimal move sequence from `start` to `target` that is lexicographically smallest
+    /// among the optimal ones, or `None` when `target` cannot be reached (different parity).
+    ///
+    /// ```
+    /// use solver_core::{Board3, eight::Tables, format_moves};
+    /// let tables = Tables::new();
+    /// let start: Board3 = "12X453786".parse().unwrap();
+    /// let target: Board3 = "12345678X".parse().unwrap();
+    /// assert_eq!(format_moves(&tables.solve(&start, &target).unwrap()), "dd");
+    /// ```
+    #[must_use]
+    pub fn solve(&self, start: &Board3, target: &Board3) -> Option<Vec<Move>> {
+        answer(start, target, |blank| self.tree(blank))
+    }
 }
 
 /// Runs `job` for every blank cell 0..9, spread over the available cores.
@@ -67,61 +110,11 @@ fn on_all_cores(job: impl Fn(usize) + Sync) {
     });
 }
 
-/// Whether every tree of the process-wide tables is built.
-#[must_use]
-pub fn is_ready() -> bool {
-    TREES.iter().all(|t| t.get().is_some())
-}
-
-/// The optimal move sequence from `start` to `target` that is lexicographically smallest among
-/// the optimal ones, or `None` when `target` cannot be reached (different parity). Uses the
-/// process-wide tables.
-///
-/// ```
-/// use solver_core::{Board3, eight, format_moves};
-/// let start: Board3 = "12X453786".parse().unwrap();
-/// let target: Board3 = "12345678X".parse().unwrap();
-/// assert_eq!(format_moves(&eight::solve(&start, &target).unwrap()), "dd");
-/// ```
-#[must_use]
-pub fn solve(start: &Board3, target: &Board3) -> Option<Vec<Move>> {
-    answer(start, target, tree)
-}
-
-/// A private set of the nine trees, for callers that want to own them (and for benchmarks).
-#[derive(Debug)]
-pub struct Tables {
-    trees: Vec<Tree>,
-}
-
-impl Tables {
-    /// Builds all nine trees, spread over the available cores.
-    #[must_use]
-    pub fn build() -> Self {
-        let slots: [OnceLock<Tree>; 9] = [const { OnceLock::new() }; 9];
-        on_all_cores(|blank| {
-            slots[blank].get_or_init(|| Tree::build(blank));
-        });
-        Self {
-            trees: slots
-                .into_iter()
-                .map(|t| t.into_inner().expect("every tree was built"))
-                .collect(),
-        }
-    }
-
-    /// As [`solve`], with these tables.
-    ///
-    /// ```
-    /// use solver_core::{Board3, eight::Tables};
-    /// let tables = Tables::build();
-    /// let start: Board3 = "1 2 3 4 5 6 7 x 8".parse().unwrap();
-    /// assert_eq!(tables.solve(&start, &Board3::goal()).unwrap().len(), 1);
-    /// ```
-    #[must_use]
-    pub fn solve(&self, start: &Board3, target: &Board3) -> Option<Vec<Move>> {
-        answer(start, target, |blank| &self.trees[blank])
-    }
+/// One set of tables for the crate's unit tests, built once per test binary.
+#[cfg(test)]
+pub(crate) fn test_tables() -> &'static Tables {
+    static TABLES: std::sync::LazyLock<Tables> = std::sync::LazyLock::new(Tables::build);
+    &TABLES
 }
 
 fn answer<'t>(
@@ -255,7 +248,7 @@ mod tests {
     fn samples() {
         let solve_str = |s: &str, t: &str| {
             let (s, t): (Board3, Board3) = (s.parse().unwrap(), t.parse().unwrap());
-            solve(&s, &t).map(|m| format_moves(&m))
+            test_tables().solve(&s, &t).map(|m| format_moves(&m))
         };
         assert_eq!(solve_str("12X453786", "12345678X").as_deref(), Some("dd"));
         assert_eq!(
@@ -272,7 +265,7 @@ mod tests {
     fn the_two_hardest_boards_need_31_moves() {
         for hard in ["8 6 7 2 5 4 3 x 1", "6 4 7 8 5 x 3 2 1"] {
             let start: Board3 = hard.parse().unwrap();
-            let moves = solve(&start, &Board3::goal()).unwrap();
+            let moves = test_tables().solve(&start, &Board3::goal()).unwrap();
             assert_eq!(moves.len(), 31, "{hard}");
             assert_eq!(start.replay(&moves).unwrap(), Board3::goal());
         }

@@ -23,7 +23,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use foldhash::{HashSet, HashSetExt};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::board::Move;
 use super::neighbours::{NO_NEIGHBOUR, neighbour_table};
@@ -54,6 +54,39 @@ pub(crate) struct MovePruning {
     next: Vec<u32>,
 }
 
+/// Built automata by move order and longest string, for a solver to own and share between its
+/// searches: each is built on first use (about 50 ms for the default) and kept as long as its
+/// owner.
+#[derive(Debug, Default)]
+pub(crate) struct PruningTables {
+    built: Mutex<Built>,
+}
+
+/// The automata built so far, by move order and longest string.
+type Built = HashMap<([Move; 4], usize), Arc<MovePruning>>;
+
+impl PruningTables {
+    /// The automaton for `order` and `longest`, built now if it is missing.
+    pub(crate) fn get(&self, order: [Move; 4], longest: usize) -> Arc<MovePruning> {
+        if let Some(built) = self.lock().get(&(order, longest)) {
+            return Arc::clone(built);
+        }
+        // Built outside the lock, so searches with other orders need not wait for this one; two
+        // racing builds give the same automaton and the first one stored is kept.
+        let built = Arc::new(MovePruning::build(order, longest));
+        Arc::clone(self.lock().entry((order, longest)).or_insert(built))
+    }
+
+    /// Whether [`get`](Self::get) would answer without building.
+    pub(crate) fn is_built(&self, order: [Move; 4], longest: usize) -> bool {
+        self.lock().contains_key(&(order, longest))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Built> {
+        self.built.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 /// A move string during the enumeration: the blank's start cell, its moves packed two bits each
 /// as ranks in the search order (first move most significant, so numeric order is the search's
 /// order within a length), where the blank is now, and the arrangement it leaves (cell `i`
@@ -73,28 +106,6 @@ impl MovePruning {
         let max_len = max_len.min(MAX_LONGEST);
         let next = Self::automaton(&Self::forbidden_strings(order, max_len));
         Self { order, next }
-    }
-
-    /// The automaton for `order` and `longest`, built on first use and kept for the process.
-    pub(crate) fn get(order: [Move; 4], longest: usize) -> &'static Self {
-        // Built outside the lock: searches with other orders need not wait for this one.
-        Self::cell(order, longest).get_or_init(|| Self::build(order, longest))
-    }
-
-    /// Whether [`get`](Self::get) would answer without building.
-    pub(crate) fn is_built(order: [Move; 4], longest: usize) -> bool {
-        Self::cell(order, longest).get().is_some()
-    }
-
-    fn cell(order: [Move; 4], longest: usize) -> &'static OnceLock<MovePruning> {
-        type Built = Mutex<HashMap<([Move; 4], usize), &'static OnceLock<MovePruning>>>;
-        static BUILT: OnceLock<Built> = OnceLock::new();
-        BUILT
-            .get_or_init(Built::default)
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .entry((order, longest))
-            .or_insert_with(|| Box::leak(Box::default()))
     }
 
     /// The move order the automaton was built for, smallest first.
@@ -372,8 +383,8 @@ mod tests {
     /// that many paths through.
     #[test]
     fn default_automaton_counts_the_boards_at_each_distance() {
-        let pruning = MovePruning::get(Move::ALL, DEFAULT_LONGEST);
-        let counts: Vec<usize> = allowed_paths(pruning, 15, DEFAULT_LONGEST)
+        let pruning = MovePruning::build(Move::ALL, DEFAULT_LONGEST);
+        let counts: Vec<usize> = allowed_paths(&pruning, 15, DEFAULT_LONGEST)
             .iter()
             .map(HashSet::len)
             .collect();

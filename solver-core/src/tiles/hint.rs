@@ -43,9 +43,9 @@ impl<B: Slide> Grades<B> {
     /// smallest answer (empty when `start` is the target).
     ///
     /// ```
-    /// use solver_core::{Board3, Move, eight, tiles::hint::Grades};
+    /// use solver_core::{Board3, Move, eight::Tables, tiles::hint::Grades};
     /// let start: Board3 = "1 2 3 4 5 6 7 x 8".parse().unwrap();
-    /// let answer = eight::solve(&start, &Board3::goal()).unwrap();
+    /// let answer = Tables::new().solve(&start, &Board3::goal()).unwrap();
     /// let grades = Grades::from_answer(&start, &answer);
     /// // `r` is the answer; `l` comes before it, so it is not optimal; `u` needs a search.
     /// assert_eq!(grades.unknown().map(|(mv, _)| mv).collect::<Vec<_>>(), [Move::Up]);
@@ -114,23 +114,25 @@ pub fn rank(mut moves: Vec<HintMove>) -> Vec<HintMove> {
     moves
 }
 
-/// The hint for a 3×3 position and target, from the process-wide tables; `None` when the target
-/// cannot be reached.
+/// The hint for a 3×3 position and target, from `tables`; `None` when the target cannot be
+/// reached.
 ///
 /// ```
-/// use solver_core::{Board3, Move, tiles::hint};
+/// use solver_core::{Board3, Move, eight::Tables, tiles::hint};
 /// let start: Board3 = "1 2 3 4 5 6 7 x 8".parse().unwrap();
-/// let hint = hint::eight(&start, &Board3::goal()).unwrap();
+/// let hint = hint::eight(&Tables::new(), &start, &Board3::goal()).unwrap();
 /// assert_eq!(hint.distance, 1);
 /// assert_eq!((hint.moves[0].mv, hint.moves[0].distance_after), (Move::Right, 0));
 /// ```
 #[must_use]
-pub fn eight(start: &Board3, target: &Board3) -> Option<Hint> {
-    let answer = eight::solve(start, target)?;
+pub fn eight(tables: &eight::Tables, start: &Board3, target: &Board3) -> Option<Hint> {
+    let answer = tables.solve(start, target)?;
     let mut grades = Grades::from_answer(start, &answer);
     let unknown: Vec<_> = grades.unknown().collect();
     for (mv, board) in unknown {
-        let after = eight::solve(&board, target).expect("a move keeps the target reachable");
+        let after = tables
+            .solve(&board, target)
+            .expect("a move keeps the target reachable");
         grades.settle(mv, u32::try_from(after.len()).expect("answers are short"));
     }
     grades.hint()
@@ -143,6 +145,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::tiles::eight::test_tables;
 
     /// Exact distances to `target` of every board of its class, by plain BFS.
     fn distances(target: Board3) -> HashMap<Board3, u32> {
@@ -157,7 +160,7 @@ mod tests {
 
     #[test]
     fn at_the_target_every_move_is_one_away() {
-        let hint = eight(&Board3::goal(), &Board3::goal()).unwrap();
+        let hint = eight(test_tables(), &Board3::goal(), &Board3::goal()).unwrap();
         assert_eq!(hint.distance, 0);
         assert_eq!(
             hint.moves,
@@ -177,7 +180,7 @@ mod tests {
     #[test]
     fn unreachable_targets_have_no_hint() {
         let swapped = Board3::from_cells(&[2u8, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
-        assert_eq!(eight(&swapped, &Board3::goal()), None);
+        assert_eq!(eight(test_tables(), &swapped, &Board3::goal()), None);
     }
 
     proptest! {
@@ -186,7 +189,7 @@ mod tests {
         /// Every distance equals the BFS oracle's, every legal move is listed once, best first.
         #[test]
         fn hints_match_the_bfs_oracle(start in board3(), target in board3()) {
-            let hint = eight(&start, &target);
+            let hint = eight(test_tables(), &start, &target);
             prop_assert_eq!(hint.is_some(), start.can_reach(&target));
             let Some(hint) = hint else { return Ok(()) };
             let dist = distances(target);
@@ -202,7 +205,7 @@ mod tests {
                 prop_assert!((pair[0].distance_after, pair[0].mv) < (pair[1].distance_after, pair[1].mv));
             }
             if hint.distance > 0 {
-                let answer = eight::solve(&start, &target).unwrap();
+                let answer = test_tables().solve(&start, &target).unwrap();
                 prop_assert_eq!(hint.moves[0].mv, answer[0]);
             }
         }

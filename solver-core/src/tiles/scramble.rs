@@ -172,15 +172,16 @@ impl EightLayers {
 /// matches the one wanted.
 ///
 /// ```
-/// use solver_core::{Board3, eight, tiles::scramble::WalkSampler};
+/// use solver_core::{Board3, eight::Tables, tiles::scramble::WalkSampler};
+/// let tables = Tables::new();
 /// let mut sampler = WalkSampler::new(Board3::goal(), 12, 99);
 /// let board = loop {
-///     let optimal = eight::solve(&sampler.candidate(), &Board3::goal()).unwrap().len();
+///     let optimal = tables.solve(&sampler.candidate(), &Board3::goal()).unwrap().len();
 ///     if let Some(board) = sampler.measured(optimal as u32) {
 ///         break board;
 ///     }
 /// };
-/// assert_eq!(eight::solve(&board, &Board3::goal()).unwrap().len(), 12);
+/// assert_eq!(tables.solve(&board, &Board3::goal()).unwrap().len(), 12);
 /// ```
 #[derive(Debug, Clone)]
 pub struct WalkSampler<B> {
@@ -333,7 +334,6 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::eight;
 
     /// Exact distances from the goal of every 3×3 board of its class, by plain BFS.
     fn oracle() -> HashMap<Board3, u32> {
@@ -437,7 +437,7 @@ mod tests {
             let run = || {
                 let mut sampler = WalkSampler::new(Board3::goal(), distance, seed);
                 for _ in 0..10_000 {
-                    let optimal = eight::solve(&sampler.candidate(), &Board3::goal()).unwrap().len();
+                    let optimal = crate::tiles::eight::test_tables().solve(&sampler.candidate(), &Board3::goal()).unwrap().len();
                     if let Some(board) = sampler.measured(optimal as u32) {
                         return Some(board);
                     }

@@ -66,7 +66,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::{Board3, eight};
+    use crate::Board3;
 
     fn board3() -> impl Strategy<Value = Board3> {
         Just((0u8..9).collect::<Vec<_>>())
@@ -106,7 +106,7 @@ mod tests {
             let (illegal, end) = walk(start, &moves);
             // Half the time the target is where the moves end, so that reaching it is tested.
             let target = if to_end { end } else { other };
-            let optimal = eight::solve(&start, &target).map_or(0, |m| m.len());
+            let optimal = crate::tiles::eight::test_tables().solve(&start, &target).map_or(0, |m| m.len());
             let judged = verdict(&start, &target, &moves, optimal);
             prop_assert_eq!(judged.first_illegal, illegal);
             prop_assert_eq!(judged.legal, illegal.is_none());

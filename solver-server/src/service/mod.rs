@@ -49,6 +49,8 @@ pub(crate) struct Shared {
     pub(crate) long_solitaire: Arc<std::sync::atomic::AtomicUsize>,
     /// Set while a 15-puzzle case's missing tables are being built (one build at a time).
     pub(crate) fifteen_building: Arc<std::sync::atomic::AtomicBool>,
+    /// The 8- and 15-puzzle solvers and their tables.
+    pub(crate) engine: Arc<crate::engine::Engine>,
     /// The tables of the other sliding shapes (complete tables, pattern databases).
     pub(crate) grids: Arc<crate::grids::Grids>,
     /// Where pattern databases are loaded from and stored.

@@ -8,7 +8,6 @@ use solver_core::tiles::grid_ida::{GridSearch, Slice as Found};
 use solver_core::{Board, Move, SearchStats, format_moves, parse_moves};
 
 use crate::cache::{Answer, CacheKey};
-use crate::engine;
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
@@ -23,7 +22,7 @@ pub(crate) struct Searches {
     /// The call's stop check, made at its first search.
     stop: Option<CaseStop>,
     /// The 4×4 search under way.
-    current: Option<SlicedSearch<'static>>,
+    current: Option<SlicedSearch>,
     /// The search of another shape under way.
     current_grid: Option<GridSearch>,
     /// The work of the finished searches.
@@ -78,11 +77,16 @@ impl Solve<Board<3>> for Searches {
         start: &Board<3>,
         target: &Board<3>,
         _limits: &CaseLimits,
-        _shared: &Shared,
+        shared: &Shared,
         _slice: &Slice<'_>,
     ) -> Progress<Result<Vec<Move>, Failure>> {
         self.method = "table";
-        Progress::Done(engine::solve_eight(start, target).ok_or_else(unreachable))
+        Progress::Done(
+            shared
+                .engine
+                .solve_eight(start, target)
+                .ok_or_else(unreachable),
+        )
     }
 }
 
@@ -132,7 +136,7 @@ impl Searches {
                 if !fifteen_ready(target, shared, slice) {
                     return Progress::Pending;
                 }
-                let Some(search) = engine::start_fifteen(start, target) else {
+                let Some(search) = shared.engine.start_fifteen(start, target) else {
                     return Progress::Done(Err(unreachable()));
                 };
                 empty.insert(search)

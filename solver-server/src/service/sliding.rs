@@ -12,7 +12,6 @@ use solver_proto::v2 as pb;
 use crate::cache::{Answer, CacheKey};
 use crate::config::Kind;
 use crate::convert::{self, SlidingCase, v2::Common};
-use crate::engine;
 use crate::errors::Failure;
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
@@ -32,7 +31,7 @@ pub(crate) struct Fifteen;
 #[derive(Debug)]
 pub(crate) struct FifteenWork {
     case: SlidingCase<4>,
-    search: Option<(SlicedSearch<'static>, CaseStop)>,
+    search: Option<(SlicedSearch, CaseStop)>,
 }
 
 fn outcome(answer: &SlidingAnswer) -> Outcome {
@@ -64,17 +63,19 @@ impl Puzzle for Eight {
     fn step(
         case: &mut Self::Case,
         _limits: &CaseLimits,
-        _shared: &Shared,
+        shared: &Shared,
         _slice: &Slice<'_>,
     ) -> Progress<Result<SlidingAnswer, Failure>> {
-        Progress::Done(Ok(match engine::solve_eight(&case.start, &case.target) {
-            Some(moves) => SlidingAnswer::Solved {
-                moves: Arc::from(format_moves(&moves)),
-                cached: false,
-                stats: Stats::no_search("table"),
+        Progress::Done(Ok(
+            match shared.engine.solve_eight(&case.start, &case.target) {
+                Some(moves) => SlidingAnswer::Solved {
+                    moves: Arc::from(format_moves(&moves)),
+                    cached: false,
+                    stats: Stats::no_search("table"),
+                },
+                None => SlidingAnswer::Unsolvable,
             },
-            None => SlidingAnswer::Unsolvable,
-        }))
+        ))
     }
 
     fn outcome(answer: &SlidingAnswer) -> Outcome {
@@ -87,14 +88,15 @@ impl Puzzle for Eight {
 /// scheduler, in the turns of `slice`'s flow) and this says `false`: the caller returns
 /// [`Progress::Pending`] and looks again at its next turn.
 pub(crate) fn fifteen_ready(target: &Board4, shared: &Shared, slice: &Slice<'_>) -> bool {
-    if engine::fifteen_ready_for(target) {
+    if shared.engine.fifteen_ready_for(target) {
         return true;
     }
     if !shared.fifteen_building.swap(true, Ordering::AcqRel) {
         let (target, building) = (*target, Arc::clone(&shared.fifteen_building));
         let (data, threads) = (shared.data.clone(), shared.scheduler.workers());
+        let engine = Arc::clone(&shared.engine);
         slice.spawn_paced(move |pacer| {
-            engine::prepare_fifteen(&target, &data, threads, pacer);
+            engine.prepare_fifteen(&target, &data, threads, pacer);
             building.store(false, Ordering::Release);
         });
     }
@@ -146,7 +148,7 @@ impl Puzzle for Fifteen {
                     return Progress::Pending;
                 }
                 let stop = limits.stop(case.node_budget);
-                let Some(search) = engine::start_fifteen(&case.start, &case.target) else {
+                let Some(search) = shared.engine.start_fifteen(&case.start, &case.target) else {
                     return Progress::Done(Ok(SlidingAnswer::Unsolvable));
                 };
                 empty.insert((search, stop))

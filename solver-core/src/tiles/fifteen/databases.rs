@@ -1,17 +1,11 @@
-//! Built sets of pattern databases, owned by a caller or kept process-wide for the goals other
-//! than the standard one (every standard set shares those), and the searches they prepare.
-
-use std::sync::OnceLock;
+//! Built sets of pattern databases: one goal's heuristic, which a [`Fifteen`](super::Fifteen)
+//! solver holds and its searches share.
 
 use super::additive::Additive;
-use super::answer::{FifteenError, Solution};
-use super::search::{Prepared, SlicedSearch};
 use super::sets::{DatabaseSet, Partition, region_patterns};
-use super::turn::{HOMES, STANDARD_HOME, Turn};
 use crate::pace::{Pace, Stage, Unpaced};
-use crate::stop::Stop;
 use crate::tiles::board::Board4;
-use crate::tiles::fsm::{self, MovePruning};
+use crate::tiles::fsm;
 use crate::tiles::pdb::Pdb;
 
 impl DatabaseSet {
@@ -28,14 +22,14 @@ impl DatabaseSet {
     }
 }
 
-/// A set of additive pattern databases that a caller owns (the process-wide one serves
-/// [`solve`](super::solve)).
+/// A set of additive pattern databases for one goal, built or loaded by a caller and given to a
+/// [`Fifteen`](super::Fifteen) solver.
 #[derive(Debug)]
 pub struct PatternDatabases {
     heuristic: Additive,
     partition: Partition,
-    /// The goal the databases were built for (the standard one but for [`for_home`]'s).
-    goal: Board4,
+    /// The goal the databases were built for (the standard one but for the home sets).
+    pub(super) goal: Board4,
     /// The longest duplicate move strings the searches prune.
     pub(super) move_pruning: usize,
 }
@@ -117,95 +111,10 @@ impl PatternDatabases {
         &self.heuristic.pdbs
     }
 
-    /// As [`solve`](super::solve), with these databases.
-    ///
-    /// # Errors
-    /// [`FifteenError::Stopped`] when `stop` fires before the answer is found.
-    pub fn solve(
-        &self,
-        start: &Board4,
-        target: &Board4,
-        stop: &Stop,
-    ) -> Result<Option<Solution>, FifteenError> {
-        self.solve_parallel(start, target, stop, 1)
+    /// The heuristic the databases make.
+    pub(super) fn heuristic(&self) -> &Additive {
+        &self.heuristic
     }
-
-    /// As [`solve`](Self::solve), splitting the last, largest iterations of the search over
-    /// `threads` threads. The answer is the same for every number of threads.
-    ///
-    /// # Errors
-    /// [`FifteenError::Stopped`] when `stop` fires before the answer is found.
-    pub fn solve_parallel(
-        &self,
-        start: &Board4,
-        target: &Board4,
-        stop: &Stop,
-        threads: usize,
-    ) -> Result<Option<Solution>, FifteenError> {
-        let Some(search) = self.prepare(start, target, &Unpaced) else {
-            return Ok(None);
-        };
-        search.solve(stop, threads).map(Some)
-    }
-
-    /// As [`solve`](Self::solve), as a search that runs in time slices ([`SlicedSearch::run`]);
-    /// `None` when the target cannot be reached (parity). Building what the target needs
-    /// (pruning tables; databases for a non-corner blank) happens here, on first use, on
-    /// threads run under `pace`.
-    #[must_use]
-    pub fn sliced(
-        &self,
-        start: &Board4,
-        target: &Board4,
-        pace: &dyn Pace,
-    ) -> Option<SlicedSearch<'_>> {
-        self.prepare(start, target, pace).map(Prepared::sliced)
-    }
-
-    /// What a search from `start` to `target` runs on: the databases for the target's blank,
-    /// the turned move order's pruning, the turn and the renamed start; `None` on parity.
-    fn prepare(&self, start: &Board4, target: &Board4, pace: &dyn Pace) -> Option<Prepared<'_>> {
-        if !start.can_reach(target) {
-            return None;
-        }
-        let turn = Turn::normalizing(target.blank());
-        let databases = if turn.home == STANDARD_HOME {
-            self
-        } else {
-            for_home(turn.home, pace)
-        };
-        let (start, target) = (turn.apply(start), turn.apply(target));
-        // Rename tiles so that the turned target is the databases' goal.
-        let mut rename = [0u8; 16];
-        for (&tile, &goal_tile) in target.cells().iter().zip(databases.goal.cells()) {
-            rename[tile as usize] = goal_tile;
-        }
-        Some(Prepared {
-            heuristic: &databases.heuristic,
-            method: databases.partition.method(),
-            pruning: MovePruning::get(turn.order(), self.move_pruning),
-            turn,
-            cells: cells_of(&start.relabel(&rename)),
-        })
-    }
-}
-
-/// Where the databases for the goal with its blank on `home` (not the standard one) are kept.
-pub(super) fn home_cell(home: usize) -> &'static OnceLock<PatternDatabases> {
-    static BUILT: [OnceLock<PatternDatabases>; 3] = [const { OnceLock::new() }; 3];
-    let index = HOMES[1..]
-        .iter()
-        .position(|&h| h == home)
-        .expect("a non-standard home");
-    &BUILT[index]
-}
-
-/// The databases for the goal with its blank on `home` (one of [`HOMES`] but the standard one),
-/// built on first use on all cores, paced by `pace`.
-pub(super) fn for_home(home: usize, pace: &dyn Pace) -> &'static PatternDatabases {
-    home_cell(home).get_or_init(|| {
-        PatternDatabases::build_for_goal(Board4::canonical(home), all_cores(), pace)
-    })
 }
 
 /// Builds one database per pattern for `goal`, one after another, each telling `pace` its place
@@ -223,12 +132,6 @@ fn build_each(patterns: &[Vec<u8>], goal: &Board4, threads: usize, pace: &dyn Pa
             Pdb::build_for(tiles, goal, threads.max(1), &stage)
         })
         .collect()
-}
-
-fn cells_of(board: &Board4) -> [u8; 16] {
-    let mut cells = [0u8; 16];
-    cells.copy_from_slice(board.cells());
-    cells
 }
 
 /// Threads for a build nobody sized: one per core.

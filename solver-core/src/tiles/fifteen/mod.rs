@@ -14,24 +14,21 @@
 //! the centre goal is symmetric about the diagonal too and gets the reflected lookup.
 //!
 //! One concern per module: `sets` names the sets and their patterns, `turn` carries any target
-//! to one of the four goals, `additive` is the heuristic, `databases` owns built sets and prepares
-//! searches with them, `search` runs a prepared search (in one go or in slices), `installed`
-//! is the process-wide solver behind [`solve`], and [`storage`] reads and writes sets.
+//! to one of the four goals, `additive` is the heuristic, `databases` is one built set, `search`
+//! runs a prepared search (in one go or in slices), `solver` is the [`Fifteen`] value that owns
+//! the sets and prepares searches with them, and [`storage`] reads and writes sets.
 
 mod additive;
 mod answer;
 mod databases;
-mod installed;
 mod search;
 mod sets;
+mod solver;
 pub mod storage;
 mod turn;
 
 pub use answer::{FifteenError, Solution};
 pub use databases::PatternDatabases;
-pub use installed::{
-    active_method, home_sets, install, is_ready, is_ready_for, missing_for, sliced, solve,
-    solve_parallel, warm_up, warm_up_any_target, warm_up_for,
-};
 pub use search::SlicedSearch;
 pub use sets::{DatabaseSet, Partition};
+pub use solver::{Fifteen, home_sets};

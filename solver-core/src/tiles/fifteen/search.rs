@@ -1,48 +1,77 @@
 //! A search made ready for one start and target (the heuristic and the move pruning of the
 //! target's goal, the turn, the renamed start), run in one go or in time slices.
 
+use std::sync::Arc;
 use std::time::Instant;
 
-use super::additive::{Additive, AdditiveState};
+use super::additive::AdditiveState;
 use super::answer::{FifteenError, Solution};
+use super::databases::PatternDatabases;
 use super::turn::Turn;
 use crate::stop::{SearchStats, Stop};
-use crate::tiles::board::Move;
+use crate::tiles::board::{Board4, Move};
 use crate::tiles::fsm::MovePruning;
 use crate::tiles::ida;
 
-/// A search made ready by [`PatternDatabases`](super::PatternDatabases): what it runs on, and
-/// how to turn its moves back.
+/// A search made ready by a [`Fifteen`](super::Fifteen) solver: what it runs on (shared, so a
+/// sliced search may outlive the borrow of its solver), and how to turn its moves back.
 #[derive(Debug)]
-pub(super) struct Prepared<'a> {
-    /// The heuristic of the databases for the target's goal.
-    pub(super) heuristic: &'a Additive,
-    /// Their method, as answers report it.
-    pub(super) method: &'static str,
+pub(super) struct Prepared {
+    /// The databases for the target's goal.
+    databases: Arc<PatternDatabases>,
     /// The pruning of the turned move order.
-    pub(super) pruning: &'static MovePruning,
+    pruning: Arc<MovePruning>,
     /// The turn that carried the target to its goal.
-    pub(super) turn: Turn,
+    turn: Turn,
     /// The turned, renamed start.
-    pub(super) cells: [u8; 16],
+    cells: [u8; 16],
 }
 
-impl<'a> Prepared<'a> {
+impl Prepared {
+    /// The search from `start` to `target` (which `databases` serve once turned by `turn`).
+    pub(super) fn new(
+        databases: Arc<PatternDatabases>,
+        pruning: Arc<MovePruning>,
+        turn: Turn,
+        start: &Board4,
+        target: &Board4,
+    ) -> Self {
+        let (start, target) = (turn.apply(start), turn.apply(target));
+        // Rename tiles so that the turned target is the databases' goal.
+        let mut rename = [0u8; 16];
+        for (&tile, &goal_tile) in target.cells().iter().zip(databases.goal.cells()) {
+            rename[tile as usize] = goal_tile;
+        }
+        let mut cells = [0u8; 16];
+        cells.copy_from_slice(start.relabel(&rename).cells());
+        Self {
+            databases,
+            pruning,
+            turn,
+            cells,
+        }
+    }
+
     /// Searches in one go, the largest iterations split over `threads` threads.
     pub(super) fn solve(&self, stop: &Stop, threads: usize) -> Result<Solution, FifteenError> {
-        let (moves, stats) = ida::search(self.heuristic, self.cells, self.pruning, stop, threads)?;
-        Ok(Solution {
-            moves: self.turned_back(moves),
-            stats,
-            method: self.method,
-        })
+        let heuristic = self.databases.heuristic();
+        let (moves, stats) = ida::search(heuristic, self.cells, &self.pruning, stop, threads)?;
+        Ok(self.solution(moves, stats))
     }
 
     /// The search, to run in time slices.
-    pub(super) fn sliced(self) -> SlicedSearch<'a> {
+    pub(super) fn sliced(self) -> SlicedSearch {
         SlicedSearch {
-            search: ida::Sliced::new(self.heuristic, self.cells),
+            search: ida::Sliced::new(self.databases.heuristic(), self.cells),
             prepared: self,
+        }
+    }
+
+    fn solution(&self, moves: Vec<Move>, stats: SearchStats) -> Solution {
+        Solution {
+            moves: self.turned_back(moves),
+            stats,
+            method: self.databases.partition().method(),
         }
     }
 
@@ -55,14 +84,14 @@ impl<'a> Prepared<'a> {
 /// A 15-puzzle search that runs in time slices, for callers that share threads between many
 /// searches (the server's scheduler): each [`run`](Self::run) goes on where the last stopped.
 /// Suspended, it holds a path of at most 80 moves and a few counters. The answer is the one
-/// [`solve`](super::solve) gives.
+/// [`Fifteen::solve`](super::Fifteen::solve) gives.
 #[derive(Debug)]
-pub struct SlicedSearch<'a> {
-    prepared: Prepared<'a>,
+pub struct SlicedSearch {
+    prepared: Prepared,
     search: ida::Sliced<AdditiveState>,
 }
 
-impl SlicedSearch<'_> {
+impl SlicedSearch {
     /// A proven lower bound on the optimal length: the bound of the iteration the search is in
     /// (every shorter one was searched in full). Before the first slice it is the heuristic's
     /// estimate of the start.
@@ -89,15 +118,12 @@ impl SlicedSearch<'_> {
         slice_end: Instant,
     ) -> Option<Result<Solution, FifteenError>> {
         let prepared = &self.prepared;
+        let heuristic = prepared.databases.heuristic();
         let result = self
             .search
-            .run(prepared.heuristic, prepared.pruning, stop, slice_end)?;
+            .run(heuristic, &prepared.pruning, stop, slice_end)?;
         Some(match result {
-            Ok((moves, stats)) => Ok(Solution {
-                moves: prepared.turned_back(moves),
-                stats,
-                method: prepared.method,
-            }),
+            Ok((moves, stats)) => Ok(prepared.solution(moves, stats)),
             Err(stopped) => Err(stopped.into()),
         })
     }

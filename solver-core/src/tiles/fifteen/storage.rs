@@ -182,20 +182,31 @@ fn read_header_part(reader: &mut impl Read, buf: &mut [u8]) -> Result<(), Storag
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tiles::fifteen::Fifteen;
+    use crate::tiles::fifteen::solver::test_solver;
     use crate::{Board4, Stop};
 
     #[test]
     fn round_trip_and_every_refusal() {
         let p663 = DatabaseSet::Standard(Partition::P663);
-        let dbs = PatternDatabases::build(Partition::P663);
+        let solver = test_solver();
+        let dbs = solver.databases(p663).expect("the test solver holds 6-6-3");
         let mut bytes = Vec::new();
         dbs.write_to(&mut bytes).unwrap();
         let back = PatternDatabases::read_from(&bytes[..], p663).unwrap();
+        let mut again = Vec::new();
+        back.write_to(&mut again).unwrap();
+        assert!(again == bytes, "a set read back is written the same");
         let board: Board4 = "2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15".parse().unwrap();
-        let a = dbs.solve(&board, &Board4::goal(), &Stop::never()).unwrap();
+        let a = solver
+            .solve(&board, &Board4::goal(), &Stop::never())
+            .unwrap();
+        let from_storage = Fifteen::with(back);
         assert_eq!(
             a,
-            back.solve(&board, &Board4::goal(), &Stop::never()).unwrap()
+            from_storage
+                .solve(&board, &Board4::goal(), &Stop::never())
+                .unwrap()
         );
 
         let refuse = |bytes: &[u8], partition| {
