@@ -392,6 +392,58 @@ async fn complete_tables_and_pattern_databases_serve_once_built() {
         }
     }
     assert_eq!(from_table, 20);
+    // Hint and Verify walk the table too: every distance equals the optimal IDA*'s.
+    let cells = |b: &GridBoard| b.cells().iter().map(|&c| u32::from(c)).collect::<Vec<_>>();
+    let ida_length = |from: &GridBoard, to: &GridBoard| {
+        solver_core::tiles::grid_ida::solve(from, to, &solver_core::Stop::never())
+            .unwrap()
+            .len() as u32
+    };
+    for _ in 0..3 {
+        let (start, target) = loop {
+            let pair = (shuffled(grid, &mut rng), shuffled(grid, &mut rng));
+            if pair.0.can_reach(&pair.1) {
+                break pair;
+            }
+        };
+        let hint = client
+            .hint(pb::HintRequest {
+                rows: 2,
+                cols: 5,
+                start: cells(&start),
+                target: cells(&target),
+                ..pb::HintRequest::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(hint.stats.as_ref().unwrap().method, "table", "{hint:?}");
+        assert_eq!(hint.distance, ida_length(&start, &target));
+        for graded in &hint.moves {
+            let after = start
+                .apply(parse_moves(&graded.direction).unwrap()[0])
+                .unwrap();
+            assert_eq!(graded.distance_after, ida_length(&after, &target));
+        }
+        let verdict = client
+            .verify(pb::VerifyRequest {
+                rows: 2,
+                cols: 5,
+                start: cells(&start),
+                target: cells(&target),
+                moves: String::new(),
+                ..pb::VerifyRequest::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(
+            verdict.stats.as_ref().unwrap().method,
+            "table",
+            "{verdict:?}"
+        );
+        assert_eq!(verdict.optimal_length, hint.distance);
+    }
 
     // 4×5: the case waits for its databases (patterns sized to the test's small budget), then
     // IDA* with them gives the optimal, lexicographically smallest answer: the same as IDA*

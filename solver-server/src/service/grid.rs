@@ -5,10 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use solver_core::format_moves;
 use solver_core::tiles::bounded::{self, Method};
+use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::grid_ida::{GridSearch, Slice as Found};
-use solver_core::tiles::grid_table::GridTables;
+use solver_core::{Move, format_moves};
 use solver_proto::v2 as pb;
 
 use crate::cache::{Answer, CacheKey};
@@ -127,24 +127,11 @@ impl Puzzle for Sliding {
         }
         let (search, stop) = match &mut work.search {
             Some(started) => started,
-            empty => {
-                let (grid, blank) = (case.start.grid(), case.target.blank());
-                let help = shared.grids.help(grid, blank, |build| {
-                    slice.spawn_paced(move |pacer| build(pacer));
-                });
-                let search = match help {
-                    Help::Table(tables) => return Progress::Done(Ok(walk(case, &tables))),
-                    Help::Coming { wait: true } => return Progress::Pending,
-                    Help::Databases(databases) => {
-                        GridSearch::with_databases(&case.start, &case.target, databases)
-                    }
-                    Help::Coming { wait: false } | Help::None => {
-                        GridSearch::new(&case.start, &case.target)
-                    }
-                };
-                let search = search.expect("prepare answered the unreachable targets");
-                empty.insert((search, limits.stop(case.node_budget)))
-            }
+            empty => match begin(&case.start, &case.target, shared, slice) {
+                Begun::Walked(moves) => return Progress::Done(Ok(walked(&moves))),
+                Begun::Waiting => return Progress::Pending,
+                Begun::Search(search) => empty.insert((search, limits.stop(case.node_budget))),
+            },
         };
         Progress::Done(match search.run(&stop.stop, Some(slice.end)) {
             Ok(Found::Suspended) => return Progress::Pending,
@@ -173,17 +160,52 @@ impl Puzzle for Sliding {
     }
 }
 
-/// The answer from a complete table: a walk of microseconds, not cached (the table is the
-/// cache).
-fn walk(case: &GridCase, tables: &GridTables) -> GridAnswer {
-    let moves = tables
-        .get(case.target.blank())
-        .expect("the table is held")
-        .solve(&case.start, &case.target)
-        .expect("prepare answered the unreachable targets");
+/// How an optimal answer on another shape begins.
+pub(crate) enum Begun {
+    /// The complete table's walk: the answer, in microseconds.
+    Walked(Vec<Move>),
+    /// A search, with the pattern databases when held.
+    Search(GridSearch),
+    /// The pattern databases for the target are being built: ask again at the next turn.
+    Waiting,
+}
+
+/// Begins an optimal answer from `start` to `target` (which it must be able to reach) with what
+/// the server holds for the shape and the target's blank; what it lacks and may have is built
+/// on a thread of `slice`'s flow ([`Grids::help`](crate::grids::Grids::help)). The tables
+/// never change an answer, only how fast it comes: the walk and the searches give the optimal,
+/// lexicographically smallest moves.
+pub(crate) fn begin(
+    start: &GridBoard,
+    target: &GridBoard,
+    shared: &Shared,
+    slice: &Slice<'_>,
+) -> Begun {
+    let help = shared.grids.help(start.grid(), target.blank(), |build| {
+        slice.spawn_paced(move |pacer| build(pacer));
+    });
+    let search = match help {
+        Help::Table(tables) => {
+            return Begun::Walked(
+                tables
+                    .get(target.blank())
+                    .expect("the table is held")
+                    .solve(start, target)
+                    .expect("the target is reachable"),
+            );
+        }
+        Help::Coming { wait: true } => return Begun::Waiting,
+        Help::Databases(databases) => GridSearch::with_databases(start, target, databases),
+        Help::Coming { wait: false } | Help::None => GridSearch::new(start, target),
+    };
+    Begun::Search(search.expect("the target is reachable"))
+}
+
+/// The answer from a complete table: not cached (the table is the cache).
+fn walked(moves: &[Move]) -> GridAnswer {
     GridAnswer::Solved {
         lower_bound: u32::try_from(moves.len()).unwrap_or(u32::MAX),
-        moves: Arc::from(format_moves(&moves)),
+        moves: Arc::from(format_moves(moves)),
         cached: false,
         stats: Stats::no_search(TABLE_METHOD),
     }

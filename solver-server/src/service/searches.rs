@@ -11,6 +11,7 @@ use crate::cache::{Answer, CacheKey};
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
+use crate::service::grid::{Begun, TABLE_METHOD, begin};
 use crate::service::puzzle::{CaseLimits, CaseStop, Stats};
 use crate::service::sliding::fifteen_ready;
 
@@ -172,7 +173,8 @@ impl Searches {
 }
 
 impl Solve<GridBoard> for Searches {
-    /// The size-generic IDA* in slices, its answers cached like `Solve`'s.
+    /// The complete table's walk when the shape has one, else the size-generic IDA* in slices
+    /// (with the pattern databases when the shape has them), its answers cached like `Solve`'s.
     fn optimal(
         &mut self,
         start: &GridBoard,
@@ -191,10 +193,17 @@ impl Solve<GridBoard> for Searches {
                     self.method = "cache";
                     return Progress::Done(Ok(moves));
                 }
-                let Some(search) = GridSearch::new(start, target) else {
+                if !start.can_reach(target) {
                     return Progress::Done(Err(unreachable()));
-                };
-                empty.insert(search)
+                }
+                match begin(start, target, shared, slice) {
+                    Begun::Walked(moves) => {
+                        self.method = TABLE_METHOD;
+                        return Progress::Done(Ok(moves));
+                    }
+                    Begun::Waiting => return Progress::Pending,
+                    Begun::Search(search) => empty.insert(search),
+                }
             }
         };
         let stop = self.stop.get_or_insert_with(|| limits.stop(self.requested));
