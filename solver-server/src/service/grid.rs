@@ -130,7 +130,7 @@ impl Puzzle for Sliding {
             empty => match begin(&case.start, &case.target, shared, slice) {
                 Begun::Walked(moves) => return Progress::Done(Ok(walked(&moves))),
                 Begun::Waiting => return Progress::Pending,
-                Begun::Search(search) => empty.insert((search, limits.stop(case.node_budget))),
+                Begun::Search(search) => empty.insert((*search, limits.stop(case.node_budget))),
             },
         };
         Progress::Done(match search.run(&stop.stop, Some(slice.end)) {
@@ -164,8 +164,8 @@ impl Puzzle for Sliding {
 pub(crate) enum Begun {
     /// The complete table's walk: the answer, in microseconds.
     Walked(Vec<Move>),
-    /// A search, with the pattern databases when held.
-    Search(GridSearch),
+    /// A search, with the pattern databases when held (boxed: it holds its path).
+    Search(Box<GridSearch>),
     /// The pattern databases for the target are being built: ask again at the next turn.
     Waiting,
 }
@@ -198,7 +198,7 @@ pub(crate) fn begin(
         Help::Databases(databases) => GridSearch::with_databases(start, target, databases),
         Help::Coming { wait: false } | Help::None => GridSearch::new(start, target),
     };
-    Begun::Search(search.expect("the target is reachable"))
+    Begun::Search(Box::new(search.expect("the target is reachable")))
 }
 
 /// The answer from a complete table: not cached (the table is the cache).

@@ -202,7 +202,7 @@ impl Solve<GridBoard> for Searches {
                         return Progress::Done(Ok(moves));
                     }
                     Begun::Waiting => return Progress::Pending,
-                    Begun::Search(search) => empty.insert(search),
+                    Begun::Search(search) => empty.insert(*search),
                 }
             }
         };
