@@ -134,7 +134,7 @@ pub struct Config {
     pub no_data_dir: bool,
 
     /// When the data directory has no 7-8 databases yet: build them in the background (minutes
-    /// of one core, about 2 GB of memory) and store them there (`true`), or do without
+    /// of one core, about 1.5 GB of memory) and store them there (`true`), or do without
     /// (`false`). `solver-server build-databases` builds them ahead of time instead.
     #[arg(long, env = "SOLVER_BUILD_DATABASES", default_value_t = true, action = clap::ArgAction::Set)]
     pub build_databases: bool,

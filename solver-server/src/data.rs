@@ -195,7 +195,7 @@ impl DataDir {
         Ok(Some(path))
     }
 
-    /// Builds `set` on `threads` threads at full speed (minutes and about 2 GB of memory for
+    /// Builds `set` on `threads` threads at full speed (minutes and about 1.5 GB of memory for
     /// 7-8), telling `progress` after each layer of each database, and stores it; returns the
     /// file's path. This is the `build-databases` commands' work.
     ///

@@ -67,7 +67,7 @@ enum Command {
         tls_domain: Option<String>,
     },
     /// Build every 15-puzzle pattern database set the data directory lacks (the 7-8 set takes
-    /// minutes on every core and about 2 GB of memory; the others seconds) and store them there,
+    /// minutes on every core and about 1.5 GB of memory; the others seconds) and store them there,
     /// where the server finds them. Sets stored and intact are kept.
     BuildDatabases {
         /// The directory to store them in (created if missing); default: the platform's cache

@@ -14,7 +14,7 @@ pub(crate) use solver_test_support::server::{TestServer, warm_up};
 
 /// The test configuration: no warm-up (tests that need tables get them on first use), and the
 /// tests' own data directory, never the user's cache, where the 7-8 set is never built (minutes
-/// and 2 GB; the 6-6-3 answers are the ones tests expect).
+/// and 1.5 GB; the 6-6-3 answers are the ones tests expect).
 pub(crate) fn config() -> Config {
     Config {
         warm_up: Vec::new().into(),

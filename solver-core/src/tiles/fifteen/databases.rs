@@ -10,7 +10,7 @@ use crate::tiles::pdb::Pdb;
 
 impl DatabaseSet {
     /// Builds the set on `threads` threads run under `pace`: seconds for the 6-6-3 sets,
-    /// minutes and about 2 GB of memory for 7-8.
+    /// minutes and about 1.5 GB of memory for 7-8.
     #[must_use]
     pub fn build(self, threads: usize, pace: &dyn Pace) -> PatternDatabases {
         match self {
@@ -36,7 +36,7 @@ pub struct PatternDatabases {
 
 impl PatternDatabases {
     /// Builds the databases of `partition` on all cores: seconds for 6-6-3; minutes and about
-    /// 2 GB of memory for 7-8.
+    /// 1.5 GB of memory for 7-8.
     #[must_use]
     pub fn build(partition: Partition) -> Self {
         Self::build_on(partition, all_cores())

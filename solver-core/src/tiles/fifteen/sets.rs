@@ -103,21 +103,22 @@ impl DatabaseSet {
     }
 
     /// The memory a build needs at its peak, roughly: while a database is built, the tables
-    /// built before it, its own table, and three masks of blank cells per placement (a byte
-    /// each for 8 tiles, two bytes for fewer tiles, which leave more than 8 cells free).
+    /// built before it, its own table, and a word of two masks of blank cells per placement (two
+    /// bytes for 8 tiles, four for fewer tiles, which leave more than 8 cells free).
     ///
     /// ```
     /// use solver_core::fifteen::{DatabaseSet, Partition};
-    /// // The 8-tile database first: its table and three one-byte masks per placement.
-    /// assert_eq!(DatabaseSet::Standard(Partition::P78).build_bytes(), 4 * 518_918_400);
+    /// // The 8-tile database first: its table and a two-byte word of masks per placement.
+    /// assert_eq!(DatabaseSet::Standard(Partition::P78).build_bytes(), 3 * 518_918_400);
     /// ```
     #[must_use]
     pub fn build_bytes(self) -> u64 {
         let mut done = 0;
         let mut peak = 0;
         for (tiles, size) in self.patterns().iter().zip(self.database_sizes()) {
-            let mask = if tiles.len() >= 8 { 1 } else { 2 };
-            peak = peak.max(done + size * (1 + 3 * mask));
+            // The table's byte and the word of the reached and seed masks.
+            let word = if tiles.len() >= 8 { 2 } else { 4 };
+            peak = peak.max(done + size * (1 + word));
             done += size;
         }
         peak
