@@ -8,8 +8,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use solver_core::Progress;
 use solver_core::fifteen::{DatabaseSet, Partition};
+use solver_core::tiles::grid::Grid;
+use solver_core::{Pace, Progress, Turn, Unpaced};
 use solver_server::{BuildEvent, DataDir, Stored};
 
 use crate::progress;
@@ -18,7 +19,7 @@ use crate::progress;
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum Databases {
     /// Build every pattern database set the data directory lacks: above all the 15-puzzle's
-    /// 7-8 set (minutes on every core, about 2 GB of memory while building, 550 MiB stored),
+    /// 7-8 set (minutes on every core, about 1.5 GB of memory while building, 550 MiB stored),
     /// with which every later run, and every server using that directory, answers 15-puzzle
     /// cases; the others take seconds. Sets stored and intact are kept.
     Build {
@@ -28,6 +29,20 @@ pub(crate) enum Databases {
         /// Build every set again, even those stored and intact.
         #[arg(long)]
         force: bool,
+        /// Instead of the 15-puzzle's sets, the tables of boards of this shape (repeatable):
+        /// the complete table of a board of at most 12 cells (2x6 and 3x4: about 10 s and 60
+        /// MB), or the pattern databases of 13 to 25 cells (5x5: Korf & Felner's 6-6-6-6, about
+        /// 2 minutes, 3.7 GB while building, 977 MB stored). Loaded when stored and intact.
+        #[arg(long, value_name = "RxC", value_parser = crate::human::parse_size)]
+        size: Vec<Grid>,
+        /// With `--size`: the target's blank cell (0-based, row by row) the tables serve
+        /// (default: the last cell, where the standard goal has it).
+        #[arg(long, value_name = "CELL", requires = "size")]
+        blank: Option<usize>,
+        /// With `--size`: the memory a build may take, in MiB (a smaller budget gets smaller
+        /// pattern databases, and weaker).
+        #[arg(long, value_name = "MIB", default_value_t = 4096, requires = "size")]
+        table_memory: u64,
     },
     /// List the data directory: which sets are stored, their sizes, and where.
     Status,
@@ -40,7 +55,24 @@ pub(crate) fn run(
     progress_wanted: bool,
 ) -> anyhow::Result<()> {
     match command {
-        Databases::Build { threads, force } => build(data, *threads, *force, progress_wanted),
+        Databases::Build {
+            threads,
+            force,
+            size,
+            blank,
+            table_memory,
+        } => {
+            let threads = threads
+                .unwrap_or_else(|| {
+                    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+                })
+                .max(1);
+            if size.is_empty() {
+                build(data, threads, *force, progress_wanted)
+            } else {
+                build_shapes(data, size, *blank, threads, *table_memory, progress_wanted)
+            }
+        }
         Databases::Status => status(data),
     }
 }
@@ -48,18 +80,8 @@ pub(crate) fn run(
 /// The set that matters most, and takes minutes.
 const STRONG: DatabaseSet = DatabaseSet::Standard(Partition::P78);
 
-fn build(
-    data: &DataDir,
-    threads: Option<usize>,
-    force: bool,
-    progress_wanted: bool,
-) -> anyhow::Result<()> {
-    let dir = data
-        .path()
-        .context("no data directory (--no-data-dir, or no home directory): give --data-dir")?;
-    let threads = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
-        .max(1);
+fn build(data: &DataDir, threads: usize, force: bool, progress_wanted: bool) -> anyhow::Result<()> {
+    let dir = data_path(data)?;
     eprintln!("data directory: {}", dir.display());
     let report = Report::new(progress_wanted && std::io::stderr().is_terminal());
     data.build_missing(&DatabaseSet::ALL, force, threads, &|event| match event {
@@ -83,6 +105,71 @@ fn build(
     Ok(())
 }
 
+fn data_path(data: &DataDir) -> anyhow::Result<&std::path::Path> {
+    data.path()
+        .context("no data directory (--no-data-dir, or no home directory): give --data-dir")
+}
+
+/// `databases build --size`: each shape's tables loaded, or built and stored, as a server would
+/// on the shape's first case.
+fn build_shapes(
+    data: &DataDir,
+    shapes: &[Grid],
+    blank: Option<usize>,
+    threads: usize,
+    budget_mib: u64,
+    progress_wanted: bool,
+) -> anyhow::Result<()> {
+    let dir = data_path(data)?;
+    eprintln!("data directory: {}", dir.display());
+    for &grid in shapes {
+        let blank = blank.unwrap_or(grid.cells() - 1);
+        let report = Report::new(progress_wanted && std::io::stderr().is_terminal());
+        let name = format!("{grid} (target blank on cell {blank})");
+        eprintln!("{name}: loading, or building on {threads} thread(s)");
+        let pace = Shaped {
+            report: &report,
+            name: &name,
+        };
+        solver_server::build_shape(data.clone(), grid, blank, threads, budget_mib, &pace)
+            .with_context(|| name.clone())?;
+        report.clear();
+        eprintln!(
+            "{name}: ready in {} ({:.1} s)",
+            dir.display(),
+            report.started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Unpaced building that reports each finished layer of a shape's tables.
+struct Shaped<'a> {
+    report: &'a Report,
+    name: &'a str,
+}
+
+impl Pace for Shaped<'_> {
+    fn enter(&self) -> Box<dyn Turn + '_> {
+        Box::new(Unpaced)
+    }
+
+    fn layer_done(&self, p: Progress) {
+        let fraction = p.reached as f64 / p.placements.max(1) as f64;
+        self.report.line(
+            fraction,
+            &format!(
+                "{}: table {} of {}, layer {}, {:.1} % of its entries",
+                self.name,
+                p.database + 1,
+                p.databases,
+                p.layers,
+                100.0 * fraction
+            ),
+        );
+    }
+}
+
 /// Progress of a build: a bar redrawn on a terminal, otherwise one plain line per database
 /// layer.
 struct Report {
@@ -102,15 +189,21 @@ impl Report {
 
     fn layer(&self, set: DatabaseSet, p: Progress) {
         let fraction = p.fraction(&set.database_sizes());
-        let elapsed = self.started.elapsed();
-        let line = format!(
-            "{set}: database {} of {}, layer {}, {:.1} % done, {}",
-            p.database + 1,
-            p.databases,
-            p.layers,
-            100.0 * fraction,
-            seconds(elapsed)
+        self.line(
+            fraction,
+            &format!(
+                "{set}: database {} of {}, layer {}, {:.1} % done",
+                p.database + 1,
+                p.databases,
+                p.layers,
+                100.0 * fraction,
+            ),
         );
+    }
+
+    /// Shows `text` and the time so far: on the bar, filled to `fraction`, or as a line.
+    fn line(&self, fraction: f64, text: &str) {
+        let line = format!("{text}, {}", seconds(self.started.elapsed()));
         let mut err = std::io::stderr().lock();
         if self.bar {
             let filled = ((fraction * progress::WIDTH as f64) as usize).min(progress::WIDTH);
@@ -165,6 +258,32 @@ fn status(data: &DataDir) -> anyhow::Result<()> {
             Stored::Unreadable(e) => format!("unreadable: {e}"),
         };
         writeln!(out, "  {:<16} {name:<26} {state}", set.name())?;
+    }
+    // The other shapes' tables, stored by `databases build --size` or by a server's first
+    // case on the shape.
+    let mut shapes: Vec<(String, u64)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let bytes = entry.metadata().ok()?.len();
+            name.starts_with("grid").then_some((name, bytes))
+        })
+        .collect();
+    shapes.sort();
+    if shapes.is_empty() {
+        writeln!(
+            out,
+            "  other shapes: none stored (built on first use, or by databases build --size RxC)"
+        )?;
+    }
+    for (name, bytes) in shapes {
+        writeln!(
+            out,
+            "  other shape      {name} stored, {:.1} MiB",
+            bytes as f64 / f64::from(1 << 20)
+        )?;
     }
     Ok(())
 }

@@ -127,3 +127,60 @@ fn status_lists_every_set_and_where() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn other_shapes_tables_are_built_ahead_stored_and_listed() {
+    let dir = fresh_dir("shapes");
+    let build = |args: &[&str]| {
+        let mut all = vec!["--data-dir", dir.to_str().unwrap(), "databases", "build"];
+        all.extend(args);
+        let output = run_with(client(&all), b"");
+        let (stdout, stderr) = text(&output);
+        (output.status.success(), stdout, stderr)
+    };
+    // A complete table (2x3) and a pattern database set (3x5, within a small budget).
+    let (ok, _, stderr) = build(&["--size", "2x3", "--size", "3x5", "--table-memory", "64"]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("2x3 (target blank on cell 5): ready"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("3x5 (target blank on cell 14): ready"),
+        "{stderr}"
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names[0].starts_with("grid-2x3-"), "{names:?}");
+    assert!(names[1].starts_with("gridpdb-3x5-"), "{names:?}");
+    let stored = std::fs::read(dir.join(&names[1])).unwrap();
+
+    // Built once: the second run loads the files and leaves them as they were.
+    let (ok, _, stderr) = build(&["--size", "3x5", "--table-memory", "64"]);
+    assert!(ok, "{stderr}");
+    assert_eq!(std::fs::read(dir.join(&names[1])).unwrap(), stored);
+
+    let mut status = client(&["--data-dir", dir.to_str().unwrap(), "databases", "status"]);
+    status.env_remove("SOLVER_DATA_DIR");
+    let (stdout, _) = text(&run_with(status, b""));
+    for name in &names {
+        assert!(stdout.contains(name.as_str()), "{name}: {stdout}");
+    }
+
+    // Shapes without tables, and cells off the board, are named.
+    let (ok, _, stderr) = build(&["--size", "6x6"]);
+    assert!(
+        !ok && stderr.contains("6x6 boards have no tables"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = build(&["--size", "2x3", "--blank", "6"]);
+    assert!(
+        !ok && stderr.contains("cell 6 is not on a 2x3 board"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -268,6 +268,73 @@ impl Grids {
     }
 }
 
+/// Why [`build_shape`] left nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum ShapeError {
+    /// The shape has neither a complete table nor pattern databases.
+    #[error(
+        "{grid} boards have no tables: more than {MAX_DATABASE_CELLS} cells (searched with Manhattan distance)"
+    )]
+    TooLarge {
+        /// The shape.
+        grid: Grid,
+    },
+    /// Not even the smallest tables fit the memory budget.
+    #[error("the {grid} tables do not fit {mib} MiB (--table-memory)")]
+    OverBudget {
+        /// The shape.
+        grid: Grid,
+        /// The budget, in MiB.
+        mib: u64,
+    },
+    /// The blank's cell is not on the board.
+    #[error("cell {blank} is not on a {grid} board (cells 0 to {})", grid.cells() - 1)]
+    NoSuchCell {
+        /// The shape.
+        grid: Grid,
+        /// The cell asked for.
+        blank: usize,
+    },
+}
+
+/// Loads, or builds and stores in `data`, what optimal cases on `grid` towards targets with
+/// the blank on `blank` use (the complete table of the blank's class, or a pattern database
+/// set), as a server would on their first case, on `threads` threads under `pace`, within
+/// `budget_mib` MiB. The server's log lines (loaded, built, stored) tell which happened.
+///
+/// # Errors
+/// [`ShapeError`] when the shape has no tables, they do not fit, or `blank` is off the board.
+pub fn build_shape(
+    data: DataDir,
+    grid: Grid,
+    blank: usize,
+    threads: usize,
+    budget_mib: u64,
+    pace: &dyn Pace,
+) -> Result<(), ShapeError> {
+    if blank >= grid.cells() {
+        return Err(ShapeError::NoSuchCell { grid, blank });
+    }
+    if !tabled(grid) && grid.cells() > MAX_DATABASE_CELLS {
+        return Err(ShapeError::TooLarge { grid });
+    }
+    let grids = Grids::new(data, threads, budget_mib << 20);
+    if !grids.affordable(grid, blank) {
+        return Err(ShapeError::OverBudget {
+            grid,
+            mib: budget_mib,
+        });
+    }
+    grids.prepare(grid, blank, pace);
+    match grids.held(grid, blank) {
+        Some(_) => Ok(()),
+        None => Err(ShapeError::OverBudget {
+            grid,
+            mib: budget_mib,
+        }),
+    }
+}
+
 /// Writes `dir/name` through a temporary file of this process and call, synced, then renamed
 /// into place: readers (other processes too) see a whole file or none, and two processes
 /// writing the same file each leave a whole one.

@@ -50,6 +50,7 @@ pub use config::{Config, FlagError, Kind, WarmUp, parse_duration};
 pub use data::{BuildEvent, DataDir, DataError, Stored};
 pub use engine::Engine;
 pub use errors::ServeError;
+pub use grids::{ShapeError, build_shape};
 pub use probe::{ProbeError, ProbeTls, check_health, check_health_with};
 pub use server::{serve, serve_with};
 pub use tls::{TlsError, TlsPaths};
