@@ -64,16 +64,19 @@ pub async fn serve(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    serve_with(listener, config, Arc::new(Engine::new()), shutdown).await
+    serve_with(listener, None, config, Arc::new(Engine::new()), shutdown).await
 }
 
 /// As [`serve`], with the 8- and 15-puzzle tables of `engine`, which the caller may share
-/// between servers (tests start many servers in one process and build the tables once).
+/// between servers (tests start many servers in one process and build the tables once), and
+/// metrics on `metrics_listener` when given (bound by the caller, so a port picked for it cannot
+/// be taken in between), else on `config.metrics_listen`.
 ///
 /// # Errors
 /// As [`serve`].
 pub async fn serve_with(
     listener: TcpListener,
+    metrics_listener: Option<TcpListener>,
     config: Config,
     engine: Arc<Engine>,
     shutdown: impl Future<Output = ()> + Send + 'static,
@@ -116,19 +119,22 @@ pub async fn serve_with(
     if let Some(auth) = &auth {
         tokio::spawn(watch::watch(auth.tokens(), stopped.clone()));
     }
-    let metrics_task = match config.metrics_listen {
-        Some(addr) => {
-            let metrics_listener = TcpListener::bind(addr)
+    let metrics_listener = match (metrics_listener, config.metrics_listen) {
+        (Some(bound), _) => Some(bound),
+        (None, Some(addr)) => Some(
+            TcpListener::bind(addr)
                 .await
-                .map_err(|source| ServeError::MetricsBind { addr, source })?;
-            Some(tokio::spawn(metrics::serve_metrics(
-                metrics_listener,
-                Arc::clone(&metrics),
-                stopped.clone(),
-            )))
-        }
-        None => None,
+                .map_err(|source| ServeError::MetricsBind { addr, source })?,
+        ),
+        (None, None) => None,
     };
+    let metrics_task = metrics_listener.map(|metrics_listener| {
+        tokio::spawn(metrics::serve_metrics(
+            metrics_listener,
+            Arc::clone(&metrics),
+            stopped.clone(),
+        ))
+    });
 
     let (reporter, health_service) = tonic_health::server::health_reporter();
     let health = Health {

@@ -24,12 +24,6 @@ pub struct TestServer {
     task: JoinHandle<Result<(), ServeError>>,
 }
 
-/// A free local port for the metrics endpoint (bound and released; good enough for tests).
-fn free_port() -> SocketAddr {
-    let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-    probe.local_addr().expect("a bound address")
-}
-
 /// The 8- and 15-puzzle tables every [`TestServer::start`] of this test binary shares: built
 /// once (by the first case that needs them, or by [`warm_up`]) and only read after that.
 #[must_use]
@@ -66,12 +60,20 @@ impl TestServer {
     pub async fn start_with(mut config: Config, engine: Arc<Engine>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
         let addr = listener.local_addr().expect("a bound address");
-        let metrics = free_port();
+        // Bound here and handed over, so no other socket can take the port in between.
+        let metrics_listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+        let metrics = metrics_listener.local_addr().expect("a bound address");
         config.metrics_listen = Some(metrics);
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(solver_server::serve_with(listener, config, engine, async {
-            let _ = stopped.await;
-        }));
+        let task = tokio::spawn(solver_server::serve_with(
+            listener,
+            Some(metrics_listener),
+            config,
+            engine,
+            async {
+                let _ = stopped.await;
+            },
+        ));
         Self {
             addr,
             metrics,
