@@ -367,7 +367,10 @@ fn build_table<const K: usize, S: State>(
                             let moved = rank(&cells);
                             cells[slot] = from;
                             let moved_free = (free & !(1 << to)) | (1 << from);
-                            moves[count] = (moved, gather(1 << from, moved_free));
+                            // `gather(1 << from, moved_free)`: the blank's index among the free
+                            // cells is the count of free cells below it.
+                            let index = (moved_free & ((1 << from) - 1)).count_ones();
+                            moves[count] = (moved, 1 << index);
                             count += 1;
                         }
                     }
