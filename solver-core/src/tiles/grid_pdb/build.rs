@@ -10,16 +10,18 @@
 //! 4.8e9 nodes, about a hundred times more.
 //!
 //! One byte per sparse index `cell₀ + n·cell₁ + …` (`n` cells; indices naming one cell twice
-//! stay unused). During the build, each index also has three masks of blank cells: reached so
-//! far, seeded for this layer and for the next one (four or eight bytes each: 2.9 GB besides the
-//! tables for a 6-tile pattern on 5×5, freed when the table is done). A layer closes each seeded
-//! placement's blank cells under free moves (a flood fill through the cells the pattern leaves
-//! free), then moves every pattern tile next to a newly reached blank cell into it, seeding the
-//! next layer with the cell the tile left. The work is split into chunks of indices handed to
-//! `threads` threads; a placement is processed by one thread per layer, other threads only add
-//! seeds to it (atomic or) and read its reached mask (a stale read only adds a redundant seed).
+//! stay unused). During the build, each index also has two masks of blank cells: reached so far,
+//! and seeded for the layer (one word for boards of at most 32 cells: 2 GB besides the tables
+//! for a 6-tile pattern on 5×5, freed when the table is done). A pattern-tile move flips the
+//! parity class of a placement, so a layer's seeds and the next layer's never share an index. A
+//! layer closes each seeded placement's blank cells under free moves (a flood fill through the
+//! cells the pattern leaves free), then moves every pattern tile next to a newly reached blank
+//! cell into it, seeding the next layer with the cell the tile left. The work is split into
+//! chunks of indices handed to `threads` threads (chunks holding no seeds are skipped); a
+//! placement is processed by one thread per layer, other threads only add seeds to it (atomic
+//! or) and read its reached mask (a stale read only adds a redundant seed).
 
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
 use crate::pace::{Pace, Progress};
 use crate::tiles::grid::Grid;
@@ -48,37 +50,73 @@ fn placements(cells: usize, tiles: usize) -> u64 {
     (0..tiles).map(|i| (cells - i) as u64).product()
 }
 
-/// Per-index masks of blank cells, shared by the build threads.
-trait Masks: Sync + Sized {
+/// Per-index state shared by the build threads: the blank cells reached so far and the seeds of
+/// the layer being built. A pattern-tile move flips the parity class of a placement (the count
+/// of its tiles on cells whose row and column sum to an odd number), so a layer's seeds and the
+/// next layer's lie in different placements and one pair of masks per index serves both; kept
+/// side by side, a move reads and marks its target with one cache miss.
+trait State: Sync + Sized {
     fn zeroed(len: usize) -> Vec<Self>;
-    fn get(&self) -> u64;
-    fn or(&self, bits: u64);
-    fn set(&self, bits: u64);
+    /// The reached mask and the seeds.
+    fn load(&self) -> (u64, u64);
+    /// Adds `bits` to the seeds.
+    fn seed(&self, bits: u64);
+    /// Sets the reached mask and clears the seeds.
+    fn settle(&self, reached: u64);
 }
 
-macro_rules! impl_masks {
-    ($atomic:ty, $int:ty) => {
-        impl Masks for $atomic {
-            fn zeroed(len: usize) -> Vec<Self> {
-                (0..len).map(|_| <$atomic>::new(0)).collect()
-            }
-            #[inline]
-            fn get(&self) -> u64 {
-                u64::from(self.load(Ordering::Relaxed))
-            }
-            #[inline]
-            fn or(&self, bits: u64) {
-                self.fetch_or(bits as $int, Ordering::Relaxed);
-            }
-            #[inline]
-            fn set(&self, bits: u64) {
-                self.store(bits as $int, Ordering::Relaxed);
-            }
-        }
-    };
+/// Boards of at most 32 cells: both masks in one word.
+impl State for AtomicU64 {
+    fn zeroed(len: usize) -> Vec<Self> {
+        (0..len).map(|_| AtomicU64::new(0)).collect()
+    }
+    #[inline]
+    fn load(&self) -> (u64, u64) {
+        let word = self.load(Ordering::Relaxed);
+        (word & u64::from(u32::MAX), word >> 32)
+    }
+    #[inline]
+    fn seed(&self, bits: u64) {
+        self.fetch_or(bits << 32, Ordering::Relaxed);
+    }
+    #[inline]
+    fn settle(&self, reached: u64) {
+        self.store(reached, Ordering::Relaxed);
+    }
 }
-impl_masks!(AtomicU32, u32);
-impl_masks!(AtomicU64, u64);
+
+/// Larger boards: a word each, side by side.
+struct Wide {
+    reached: AtomicU64,
+    seeds: AtomicU64,
+}
+
+impl State for Wide {
+    fn zeroed(len: usize) -> Vec<Self> {
+        (0..len)
+            .map(|_| Wide {
+                reached: AtomicU64::new(0),
+                seeds: AtomicU64::new(0),
+            })
+            .collect()
+    }
+    #[inline]
+    fn load(&self) -> (u64, u64) {
+        (
+            self.reached.load(Ordering::Relaxed),
+            self.seeds.load(Ordering::Relaxed),
+        )
+    }
+    #[inline]
+    fn seed(&self, bits: u64) {
+        self.seeds.fetch_or(bits, Ordering::Relaxed);
+    }
+    #[inline]
+    fn settle(&self, reached: u64) {
+        self.reached.store(reached, Ordering::Relaxed);
+        self.seeds.store(0, Ordering::Relaxed);
+    }
+}
 
 /// Cell sets of a board as `u64` masks: the blank's free moves.
 struct Board {
@@ -131,13 +169,13 @@ pub(super) fn build_table(
     stage: (usize, usize),
 ) -> Box<[u8]> {
     if grid.cells() <= 32 {
-        build_with::<AtomicU32>(grid, home, blank, threads, pace, stage)
-    } else {
         build_with::<AtomicU64>(grid, home, blank, threads, pace, stage)
+    } else {
+        build_with::<Wide>(grid, home, blank, threads, pace, stage)
     }
 }
 
-fn build_with<M: Masks>(
+fn build_with<S: State>(
     grid: Grid,
     home: &[u8],
     blank: u8,
@@ -158,39 +196,57 @@ fn build_with<M: Masks>(
             .fold(0, |m, &c| m | 1 << c);
     }
     let board = Board::new(grid);
+    let odd_cells = (0..n)
+        .filter(|c| (c / grid.cols() + c % grid.cols()) % 2 == 1)
+        .fold(0u64, |m, c| m | 1 << c);
+    let class = |occupied: u64| (occupied & odd_cells).count_ones() & 1;
     let table: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(UNSEEN)).collect();
-    let reached = M::zeroed(size);
-    let mut layer = M::zeroed(size);
-    let mut next = M::zeroed(size);
+    let state = S::zeroed(size);
     let goal: usize = home
         .iter()
         .zip(&weights)
         .map(|(&c, &w)| c as usize * w)
         .sum();
-    layer[goal].set(1 << blank);
+    let goal_class = class(home.iter().fold(0u64, |m, &c| m | 1 << c));
+    state[goal].seed(1 << blank);
+    // Per chunk of indices and class: whether it holds seeds, so that sparse layers (most are)
+    // skip the chunks without.
+    let seeded_chunks: [Vec<AtomicBool>; 2] = std::array::from_fn(|_| {
+        (0..size.div_ceil(CHUNK))
+            .map(|_| AtomicBool::new(false))
+            .collect()
+    });
+    seeded_chunks[goal_class as usize][goal / CHUNK].store(true, Ordering::Relaxed);
     let total = placements(n, k);
     let mut done = 0u64;
     let mut depth = 0u8;
     loop {
+        let layer_class = goal_class ^ u32::from(depth & 1);
+        let (chunks, next_chunks) = (
+            &seeded_chunks[layer_class as usize],
+            &seeded_chunks[1 - layer_class as usize],
+        );
         let cursor = AtomicUsize::new(0);
         let grew = AtomicBool::new(false);
         let found = AtomicU64::new(0);
         let work = || {
             let mut turn = pace.enter();
             let mut cells = [0u8; 8];
-            let mut newly = 0u64;
+            let (mut newly, mut seeded) = (0u64, false);
             loop {
                 turn.checkpoint();
                 let begin = cursor.fetch_add(CHUNK, Ordering::Relaxed);
                 if begin >= size {
                     break;
                 }
+                if !chunks[begin / CHUNK].swap(false, Ordering::Relaxed) {
+                    continue;
+                }
                 for index in begin..(begin + CHUNK).min(size) {
-                    let seeds = layer[index].get();
+                    let (known, seeds) = state[index].load();
                     if seeds == 0 {
                         continue;
                     }
-                    layer[index].set(0);
                     let mut rest = index;
                     let mut occupied = 0u64;
                     for cell in &mut cells[..k] {
@@ -198,37 +254,56 @@ fn build_with<M: Masks>(
                         rest /= n;
                         occupied |= 1 << *cell;
                     }
+                    if class(occupied) != layer_class {
+                        // Seeds of the next layer.
+                        continue;
+                    }
                     let free = board.all & !occupied;
-                    let known = reached[index].get();
                     let reach = board.flood(seeds, free);
                     let fresh = reach & !known;
+                    state[index].settle(known | reach);
                     if fresh == 0 {
                         continue;
                     }
-                    reached[index].set(known | reach);
                     if table[index].load(Ordering::Relaxed) == UNSEEN {
                         table[index].store(depth, Ordering::Relaxed);
                         newly += 1;
                     }
                     // Each pattern tile next to a fresh blank cell moves into it; the blank then
-                    // stands where the tile was.
+                    // stands where the tile was. All the moves' targets are read before any is
+                    // marked, so their cache misses overlap (a mark, an atomic read-modify-write,
+                    // is a full barrier on x86).
+                    let mut moves = [(0usize, 0u64); 32];
+                    let mut count = 0;
                     for (slot, &from) in cells[..k].iter().enumerate() {
                         let mut blanks = fresh & around[from as usize];
                         let base = index - from as usize * weights[slot];
                         while blanks != 0 {
                             let to = blanks.trailing_zeros() as usize;
                             blanks &= blanks - 1;
-                            let moved = base + to * weights[slot];
-                            let seed = 1u64 << from;
-                            if reached[moved].get() & seed == 0 {
-                                next[moved].or(seed);
-                                grew.store(true, Ordering::Relaxed);
-                            }
+                            moves[count] = (base + to * weights[slot], 1u64 << from);
+                            count += 1;
                         }
+                    }
+                    let mut new = [false; 32];
+                    for ((moved, seed), new) in moves[..count].iter().zip(&mut new) {
+                        let (reached, seeds) = state[*moved].load();
+                        *new = (reached | seeds) & seed == 0;
+                    }
+                    for ((moved, seed), _) in moves[..count].iter().zip(new).filter(|m| m.1) {
+                        state[*moved].seed(*seed);
+                        let chunk = &next_chunks[*moved / CHUNK];
+                        if !chunk.load(Ordering::Relaxed) {
+                            chunk.store(true, Ordering::Relaxed);
+                        }
+                        seeded = true;
                     }
                 }
             }
             found.fetch_add(newly, Ordering::Relaxed);
+            if seeded {
+                grew.store(true, Ordering::Relaxed);
+            }
         };
         std::thread::scope(|scope| {
             for _ in 1..threads.max(1) {
@@ -248,10 +323,9 @@ fn build_with<M: Masks>(
             break;
         }
         assert!(depth < UNSEEN - 2, "a pattern deeper than a byte holds");
-        std::mem::swap(&mut layer, &mut next);
         depth += 1;
     }
-    drop((reached, layer, next));
+    drop(state);
     table
         .into_iter()
         .map(AtomicU8::into_inner)

@@ -16,9 +16,10 @@
 //! Memory: one byte per sparse index, `cells^tiles` per table (a sum and a multiplication per
 //! move, no ranking): 5×5 with Korf & Felner's 6-6-6-6 takes 4 × 25⁶ = 977 MB, 3×5 with 7-7
 //! 341 MB, 2×8 with 7-7-1 537 MB, 4×5 with 6-6-6-1 256 MB; see [`Partition::table_bytes`].
-//! A build also holds three masks of blank cells per index of the table in progress (12 bytes
-//! per index up to 32 cells, 24 beyond): the 5×5 build peaked at 3.7 GB and took about two
-//! minutes on two threads. Measured on that set (release, one core): Korf & Felner's #38 (96
+//! A build also holds two masks of blank cells per index of the table in progress (8 bytes per
+//! index up to 32 cells, 16 beyond): the 5×5 build peaks at 2.86 GB and takes 99.5 s on two
+//! threads (it was 3.7 GB and 124.5 s with a third mask and every index read in every layer;
+//! the tables are byte-identical). Measured on that set (release, one core): Korf & Felner's #38 (96
 //! moves) in 3.5e7 nodes, 0.8 s; #40 (82 moves) in 5.4e7 nodes, 1.2 s; about 40 M nodes/s.
 
 mod build;
