@@ -1,27 +1,41 @@
 //! Answers with a proven bound where optimal is out of reach: weighted A* on boards of any shape.
 //!
-//! Weighted A* expands nodes in order of `g + w·h` and re-opens a node reached again by a shorter
-//! path. With an admissible `h` (Manhattan distance plus linear conflicts, or a set of pattern
-//! databases with [`solve_with_databases`]: much closer answers for the same weight) the answer's length
-//! `L` is then at most `w` times the optimum (Pohl 1970: until the target is expanded, some node of an optimal path waits in
-//! the open list with its optimal `g`, and its key is at most `w` times the optimum). So the
-//! optimum is at least `⌈L / w⌉`, and at least `h(start)`; and every path between two boards has
-//! the same parity of length (each move moves the blank one step), so the bound is raised to
-//! `L`'s parity. The answer carries that proven lower bound, so `L / bound` is a proven ratio.
+//! Weighted A* expands boards in order of `g + w·h` (ties to the larger `g`) and re-opens a board
+//! reached again by a shorter path. With an admissible `h` (Manhattan distance plus linear
+//! conflicts, or a set of pattern databases with [`solve_with_databases`]: much closer answers
+//! for the same work) the first answer's length `L` is at most `w` times the optimum (Pohl 1970:
+//! until an optimal answer is found, some board of an optimal path waits in the open list with
+//! its optimal `g`, and its key is at most `w` times the optimum).
 //!
-//! The first attempt goes on after its first answer, anytime (Hansen & Zhou 2007): boards that
-//! cannot lead to a shorter answer are dropped, a shorter answer replaces the first, and an open
-//! list that empties proves the answer optimal. The proof by the weight stays that of the first
-//! answer. On Korf & Felner's 50 24-puzzles at ratio 1.5 with their databases this took the mean
-//! length from 1.157 to 1.099 times the optimum, each still under a second.
+//! The search goes on after its first answer, anytime (Hansen & Zhou 2007): boards whose
+//! `g + h` reaches the best length so far are dropped, a shorter answer replaces the best, and an
+//! open list that empties proves the best optimal. Its lower bound on the optimum is the largest
+//! of `h(start)`, `⌈L / w⌉` for the first answer, and the least `g + h` left in the open list
+//! (the board of an optimal path waiting there has at most the optimum); every path between two
+//! boards has the same parity of length (each move moves the blank one step), so the bound is
+//! raised to the answer's parity. The answer carries that proven lower bound, so
+//! `length / bound` is a proven ratio.
 //!
-//! Each attempt is kept within a node limit; when `w` cannot finish within it the search tries
-//! twice and four times the weight (at most 8), and then builds a solution the way people do
-//! ([the constructive method](super::constructive)), so every board up to 8×8 gets an answer
-//! fast. The lower bound is proven either way, so the reported ratio always holds.
+//! The first weight is a tenth below the ratio asked for, at most 1.4 and at least 1: its
+//! answers are closer (a larger weight answers sooner, but worse), and it still proves the
+//! ratio. The search is kept within a budget of boards generated; when no answer comes within
+//! it, the same search goes on with twice the weight, then four times (its boards are kept and
+//! its open list reordered: the boards the smaller weight found near the start make the answer
+//! much shorter than a fresh search with the larger weight would), and then a solution is built
+//! the way people do ([the constructive method](super::constructive)), so every board up to 8×8
+//! gets an answer fast. The lower bound is proven either way, so the reported ratio always
+//! holds.
+//!
+//! Korf & Felner's 50 24-puzzles at ratio 1.5, with their 6-6-6-6 databases: 1.062 times the
+//! optimum on average, the proven ratio 1.25 on average and at most 1.34 (nine answered at the
+//! doubled weight), each within half a second; with Manhattan distance and linear conflicts
+//! instead: 1.18 times the optimum, proven 1.47, each within 0.2 s.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
+use std::hash::BuildHasher;
+
+use foldhash::fast::FixedState;
 
 use super::board::Move;
 use super::constructive;
@@ -31,17 +45,44 @@ use super::grid_board::GridBoard;
 use super::grid_pdb::{Evaluator, GridDatabases};
 use crate::stop::{SearchStats, Stop, Stopped};
 
-/// The most boards one weighted attempt keeps before it gives up for a larger weight.
-const NODE_LIMIT: usize = 150_000;
+/// How much one search may do, in boards generated: `phase` for each weight before it is
+/// doubled, and `total` before it stops shortening an answer.
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    phase: u64,
+    total: u64,
+}
+
+/// With Manhattan distance and linear conflicts (about 0.2 s at most on 5×5).
+const BUDGET: Budget = Budget {
+    phase: 150_000,
+    total: 300_000,
+};
 /// The same on boards of more than 25 cells: far from the target no weight finishes there, so
-/// the attempts stay short (under 20 ms each) and the constructive method answers within 100
-/// ms; near the target, where an answer is short, they still finish.
-const LARGE_NODE_LIMIT: usize = 10_000;
-/// The same with pattern databases: a stronger `h` keeps the open list focused, so a larger
-/// limit still answers within a second on 5×5 and spares most boards the doubled weight.
-const DATABASE_NODE_LIMIT: usize = 600_000;
+/// the phases stay short and the constructive method answers within 100 ms; near the target,
+/// where an answer is short, they still finish.
+const LARGE_BUDGET: Budget = Budget {
+    phase: 10_000,
+    total: 20_000,
+};
+/// With pattern databases: a stronger `h` keeps the open list focused, so most 5×5 boards are
+/// answered at the first weight, and each within half a second, anytime search included.
+const DATABASE_BUDGET: Budget = Budget {
+    phase: 500_000,
+    total: 800_000,
+};
+/// The largest first weight, whatever the ratio allows. A larger one answers sooner but worse,
+/// and the anytime search then spends the budget less well: on Korf & Felner's 50 with their
+/// databases and the same budget, the first weight 1.4 gives 1.062 times the optimum on
+/// average, 1.5 gives 1.085 and 2.9 (ratio 3) 1.33; on other shapes up to 8×8 with Manhattan
+/// distance, 1.4 rather than 2.9 also gives shorter answers and fewer constructive ones.
+const FIRST_WEIGHT: f64 = 1.4;
 /// The largest weight tried before the constructive method.
 const MAX_WEIGHT: f64 = 8.0;
+/// The most weights tried: the first, twice and four times it.
+const WEIGHTS: u32 = 3;
+/// The denominator of weights: tenths of a unit.
+const DEN: u64 = 10;
 
 /// A solution with what was proven about it.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,7 +93,7 @@ pub struct Bounded {
     pub lower_bound: u32,
     /// How it was found.
     pub method: Method,
-    /// Work done, over every attempt.
+    /// Work done, over every weight.
     pub stats: SearchStats,
 }
 
@@ -77,15 +118,16 @@ pub enum Method {
     Constructive,
 }
 
-/// A weight as the fraction `num / den` (tenths of a unit are enough).
-fn fraction(weight: f64) -> (u64, u64) {
-    let num = (weight * 10.0).round().max(10.0) as u64;
-    (num, 10)
+/// A weight as the numerator of `num / DEN` (tenths of a unit are enough), at least 1.
+fn fraction(weight: f64) -> u64 {
+    ((weight * DEN as f64).round() as u64).max(DEN)
 }
 
-/// Solves `start` → `target` with a length proven within `max_ratio` of the optimum when one
-/// weighted attempt of that weight fits the node limit; otherwise with doubled weights (the
-/// proven ratio is then larger, and reported). `max_ratio` below 1 counts as 1.
+/// Solves `start` → `target` with a length proven within `max_ratio` of the optimum when the
+/// search answers with its first weight (a tenth below `max_ratio`, at most 1.4) within its
+/// budget, and often when only a larger weight answers (the open list's bound then proves more
+/// than the weight); the proven ratio is reported either way. `max_ratio` below 1 counts as 1.
+/// The same boards always get the same answer.
 ///
 /// # Errors
 /// [`Stopped`] when `stop` fires first.
@@ -99,12 +141,12 @@ pub fn solve(
     stop: &Stop,
 ) -> Result<Bounded, Stopped> {
     let distance = Distance::new(start.grid(), target.cells());
-    let limit = if start.grid().cells() > 25 {
-        LARGE_NODE_LIMIT
+    let budget = if start.grid().cells() > 25 {
+        LARGE_BUDGET
     } else {
-        NODE_LIMIT
+        BUDGET
     };
-    solve_by(start, target, max_ratio, stop, limit, &|cells| {
+    solve_by(start, target, max_ratio, stop, budget, &|cells| {
         distance.value(cells)
     })
 }
@@ -126,14 +168,9 @@ pub fn solve_with_databases(
     stop: &Stop,
 ) -> Result<Bounded, Stopped> {
     let evaluator = Evaluator::new(dbs, target).expect("the databases fit the target");
-    solve_by(
-        start,
-        target,
-        max_ratio,
-        stop,
-        DATABASE_NODE_LIMIT,
-        &|cells| evaluator.value(dbs, cells),
-    )
+    solve_by(start, target, max_ratio, stop, DATABASE_BUDGET, &|cells| {
+        evaluator.value(dbs, cells)
+    })
 }
 
 fn solve_by(
@@ -141,47 +178,62 @@ fn solve_by(
     target: &GridBoard,
     max_ratio: f64,
     stop: &Stop,
-    limit: usize,
+    budget: Budget,
     h: &dyn Fn(&[u8]) -> u32,
 ) -> Result<Bounded, Stopped> {
     assert!(start.can_reach(target), "the target is reachable");
     let h0 = h(start.cells());
-    let mut stats = SearchStats::default();
-    let first = max_ratio.clamp(1.0, MAX_WEIGHT);
-    let weights = [first, first * 2.0, first * 4.0];
-    for (i, weight) in weights
-        .into_iter()
-        .filter(|&w| w == first || w <= MAX_WEIGHT)
-        .enumerate()
-    {
-        stats.iterations += 1;
-        // Only the first attempt goes on after its first answer: a later one comes after a
-        // whole limit spent, and answers at once.
-        let anytime = i == 0;
-        if let Some(found) = attempt(h, limit, anytime, start, weight, stop, &mut stats)? {
-            let (num, den) = fraction(weight);
-            // The first answer's length bounds the optimum by the weight; a shorter one found
-            // after it does not change that proof.
-            let by_weight = (found.first_len as u64 * den).div_ceil(num);
-            let by_weight = u32::try_from(by_weight).unwrap_or(u32::MAX);
-            let bound = if found.optimal {
-                u32::try_from(found.moves.len()).unwrap_or(u32::MAX)
-            } else {
-                by_weight.max(h0)
-            };
+    let mut stats = SearchStats {
+        iterations: 1,
+        ..SearchStats::default()
+    };
+    // A tenth below the ratio, and at most FIRST_WEIGHT: closer answers for the same work, and
+    // the weight still proves the ratio.
+    let mut num = fraction(max_ratio.clamp(1.0, MAX_WEIGHT))
+        .saturating_sub(1)
+        .min(fraction(FIRST_WEIGHT))
+        .max(DEN);
+    let mut search = Search::new(start, h, num);
+    let mut limit = budget.phase;
+    while search.run(limit, stop, &mut stats)? != Ran::Answer {
+        if stats.iterations == WEIGHTS || num * 2 > fraction(MAX_WEIGHT) {
+            let moves = constructive::solve(start, target);
             return Ok(Bounded {
-                lower_bound: proven(bound, found.moves.len()),
-                moves: found.moves,
-                method: Method::Weighted(num as f64 / den as f64),
+                lower_bound: proven(h0.max(search.open_bound()), moves.len()),
+                moves,
+                method: Method::Constructive,
                 stats,
             });
         }
+        num *= 2;
+        search.reweigh(num);
+        limit += budget.phase;
+        stats.iterations += 1;
     }
-    let moves = constructive::solve(start, target);
+    let first_len = search.best.as_ref().map_or(0, Vec::len);
+    // At weight 1 the first answer is optimal; otherwise shorter ones are looked for.
+    let optimal = num == DEN
+        || loop {
+            match search.run(budget.total, stop, &mut stats)? {
+                Ran::Answer => {}
+                Ran::Limit => break false,
+                Ran::Exhausted => break true,
+            }
+        };
+    let open = search.open_bound();
+    let moves = search.best.take().expect("an answer");
+    let bound = if optimal {
+        u32::try_from(moves.len()).unwrap_or(u32::MAX)
+    } else {
+        // The first answer's length bounds the optimum by the weight it was found with.
+        let by_weight = (first_len as u64 * DEN).div_ceil(num);
+        let by_weight = u32::try_from(by_weight).unwrap_or(u32::MAX);
+        by_weight.max(h0).max(open)
+    };
     Ok(Bounded {
-        lower_bound: proven(h0, moves.len()),
+        lower_bound: proven(bound, moves.len()),
         moves,
-        method: Method::Constructive,
+        method: Method::Weighted(num as f64 / DEN as f64),
         stats,
     })
 }
@@ -193,155 +245,284 @@ fn proven(bound: u32, len: usize) -> u32 {
     let bound = if bound % 2 == len % 2 {
         bound
     } else {
-        bound + 1
+        bound.saturating_add(1)
     };
     bound.min(len)
 }
 
-/// A board reached: its cells, best `g`, parent and the move from the parent.
-struct Reached {
-    cells: Box<[u8]>,
-    g: u32,
-    parent: u32,
-    mv: Option<Move>,
+/// The boards one search has reached, each stored once: the cells of all side by side in one
+/// array (no allocation per board), found again through an open-addressing table of ids.
+struct Boards {
+    /// Cells per board.
+    size: usize,
+    cells: Vec<u8>,
+    /// Per board: the shortest path length found, the heuristic, the parent and the move from it.
+    g: Vec<u32>,
+    h: Vec<u32>,
+    parent: Vec<u32>,
+    mv: Vec<Option<Move>>,
+    /// Per slot: a board's hash (high half) and id + 1 (low half), or 0; at most half full.
+    slots: Vec<u64>,
 }
 
-/// What a weighted A* run found.
-struct Found {
+/// The boards' hash: fixed, so that nothing in a search depends on the process.
+const HASHER: FixedState = FixedState::with_seed(0x5eed_b0a4_d5e1_7a11);
+
+impl Boards {
+    fn new(size: usize) -> Self {
+        Self {
+            size,
+            cells: Vec::new(),
+            g: Vec::new(),
+            h: Vec::new(),
+            parent: Vec::new(),
+            mv: Vec::new(),
+            slots: vec![0; 1 << 12],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.g.len()
+    }
+
+    fn cells(&self, id: u32) -> &[u8] {
+        let at = id as usize * self.size;
+        &self.cells[at..at + self.size]
+    }
+
+    fn hash(cells: &[u8]) -> u32 {
+        HASHER.hash_one(cells) as u32
+    }
+
+    /// The id of the board `cells` (of hash `hash`), if reached.
+    fn find(&self, cells: &[u8], hash: u32) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot == 0 {
+                return None;
+            }
+            let id = (slot as u32).wrapping_sub(1);
+            if (slot >> 32) as u32 == hash && self.cells(id) == cells {
+                return Some(id);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Adds a board not reached before; returns its id.
+    fn add(
+        &mut self,
+        cells: &[u8],
+        hash: u32,
+        g: u32,
+        h: u32,
+        parent: u32,
+        mv: Option<Move>,
+    ) -> u32 {
+        if (self.len() + 1) * 2 > self.slots.len() {
+            let doubled = vec![0; self.slots.len() * 2];
+            let old = std::mem::replace(&mut self.slots, doubled);
+            for slot in old.into_iter().filter(|&s| s != 0) {
+                self.place(slot);
+            }
+        }
+        let id = u32::try_from(self.len()).expect("fewer than 2^32 boards");
+        self.place(u64::from(hash) << 32 | u64::from(id + 1));
+        self.cells.extend_from_slice(cells);
+        self.g.push(g);
+        self.h.push(h);
+        self.parent.push(parent);
+        self.mv.push(mv);
+        id
+    }
+
+    fn place(&mut self, slot: u64) {
+        let mask = self.slots.len() - 1;
+        let mut i = (slot >> 32) as usize & mask;
+        while self.slots[i] != 0 {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = slot;
+    }
+
+    /// The moves from the start to the board `id`, following the parents: a board's `g` is set
+    /// with its parent, to one more than the parent's, and a parent's `g` can only fall since,
+    /// so `g` falls along the way, which ends at the start and is at most `g` long.
+    fn path(&self, mut id: u32) -> Vec<Move> {
+        let mut moves = Vec::new();
+        while let Some(mv) = self.mv[id as usize] {
+            moves.push(mv);
+            id = self.parent[id as usize];
+        }
+        moves.reverse();
+        moves
+    }
+}
+
+/// How a call to [`Search::run`] ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Ran {
+    /// A shorter answer was found (now [`Search::best`]).
+    Answer,
+    /// More boards than the limit were generated.
+    Limit,
+    /// The open list is empty: no board can lead to an answer shorter than the best.
+    Exhausted,
+}
+
+/// Weighted A* with re-opening (`g + w·h`, ties to the larger `g`), which may go on after an
+/// answer with it as an upper bound (Hansen & Zhou, "Anytime heuristic search", 2007): boards
+/// whose `g + h` (`h` admissible) reaches the best length are dropped, and the weight may change
+/// between calls to [`run`](Self::run).
+struct Search<'a> {
+    grid: Grid,
+    estimate: &'a dyn Fn(&[u8]) -> u32,
+    boards: Boards,
+    /// Key (`DEN·g + num·h`: ties go to the smaller `h`, so the larger `g`), `h`, `g` and id of
+    /// each board waiting; an entry whose `g` is no longer its board's is stale.
+    open: BinaryHeap<Reverse<(u64, u32, u32, u32)>>,
+    /// The weight, `num / DEN`.
+    num: u64,
     /// The shortest answer found.
-    moves: Vec<Move>,
-    /// The length of the first answer, which the weight bounds.
-    first_len: usize,
-    /// Whether every board that might lead to a shorter answer was searched: the answer is
-    /// then optimal.
-    optimal: bool,
+    best: Option<Vec<Move>>,
+    /// Boards generated so far.
+    nodes: u64,
 }
 
-/// One weighted A* run; `None` when it kept more than `limit` boards before an answer. After
-/// the first answer, when `anytime`, it goes on within three quarters of the limit: boards whose `g + h` (`h`
-/// admissible) reaches the best length so far are dropped, any shorter answer replaces the best,
-/// and an open list that empties proves the best optimal (Hansen & Zhou, "Anytime heuristic
-/// search", 2007).
-fn attempt(
-    estimate: &dyn Fn(&[u8]) -> u32,
-    limit: usize,
-    anytime: bool,
-    start: &GridBoard,
-    weight: f64,
-    stop: &Stop,
-    stats: &mut SearchStats,
-) -> Result<Option<Found>, Stopped> {
-    let (num, den) = fraction(weight);
-    let grid: Grid = start.grid();
-    let mut boards: Vec<Reached> = Vec::new();
-    let mut index: HashMap<Box<[u8]>, u32> = HashMap::new();
-    let mut open = BinaryHeap::new();
-    let root: Box<[u8]> = start.cells().into();
-    index.insert(root.clone(), 0);
-    boards.push(Reached {
-        cells: root,
-        g: 0,
-        parent: 0,
-        mv: None,
-    });
-    let h0 = u64::from(estimate(start.cells()));
-    open.push(Reverse((num * h0, h0, 0u32, 0u32)));
-    let mut poll = stop.next_poll(stats.nodes);
-    let mut best: Option<Found> = None;
-    // Boards of `g + h` at least this cannot lead to a shorter answer.
-    let mut cutoff = u64::MAX;
-    while let Some(Reverse((_, h, g, id))) = open.pop() {
-        if g != boards[id as usize].g || u64::from(g) + h >= cutoff {
-            continue; // stale (reached again by a shorter path since), or no better
+impl<'a> Search<'a> {
+    fn new(start: &GridBoard, estimate: &'a dyn Fn(&[u8]) -> u32, num: u64) -> Self {
+        let mut boards = Boards::new(start.cells().len());
+        let h = estimate(start.cells());
+        let root = boards.add(start.cells(), Boards::hash(start.cells()), 0, h, 0, None);
+        let mut open = BinaryHeap::new();
+        open.push(Reverse((num * u64::from(h), h, 0, root)));
+        Self {
+            grid: start.grid(),
+            estimate,
+            boards,
+            open,
+            num,
+            best: None,
+            nodes: 0,
         }
-        if h == 0 {
-            let moves = path(&boards, id);
-            cutoff = moves.len() as u64;
-            let first_len = best.as_ref().map_or(moves.len(), |b| b.first_len);
-            let found = Found {
-                moves,
-                first_len,
-                optimal: false,
-            };
-            if !anytime {
-                return Ok(Some(found));
+    }
+
+    /// The length below which an answer would be new.
+    fn cutoff(&self) -> u32 {
+        self.best
+            .as_ref()
+            .map_or(u32::MAX, |b| u32::try_from(b.len()).unwrap_or(u32::MAX))
+    }
+
+    /// Orders the open list by the weight `num / DEN` from now on.
+    fn reweigh(&mut self, num: u64) {
+        if num == self.num {
+            return;
+        }
+        self.num = num;
+        let g = &self.boards.g;
+        let entries = std::mem::take(&mut self.open)
+            .into_vec()
+            .into_iter()
+            .filter(|&Reverse((_, _, eg, id))| g[id as usize] == eg)
+            .map(|Reverse((_, h, g, id))| {
+                Reverse((DEN * u64::from(g) + num * u64::from(h), h, g, id))
+            })
+            .collect::<Vec<_>>();
+        self.open = BinaryHeap::from(entries);
+    }
+
+    /// A lower bound on the optimum: the least `g + h` in the open list, or the best length.
+    /// Until an optimal answer is found, some board of an optimal path waits there with its
+    /// optimal `g` (re-opening puts back every board reached by a shorter path; the boards
+    /// dropped for reaching the best length would only prove the best optimal).
+    fn open_bound(&self) -> u32 {
+        self.open
+            .iter()
+            .map(|&Reverse((_, h, g, _))| g + h)
+            .fold(self.cutoff(), u32::min)
+    }
+
+    /// Searches on until a shorter answer, more than `limit` boards generated in all, or an
+    /// empty open list.
+    fn run(&mut self, limit: u64, stop: &Stop, stats: &mut SearchStats) -> Result<Ran, Stopped> {
+        let size = self.boards.size;
+        let mut buf = [0u8; 64];
+        let mut poll = stop.next_poll(stats.nodes);
+        let cutoff = self.cutoff();
+        while let Some(Reverse(entry)) = self.open.pop() {
+            let (_, h, g, id) = entry;
+            if g != self.boards.g[id as usize] || g + h >= cutoff {
+                continue; // stale (reached again by a shorter path since), or no better
             }
-            best = Some(found);
-            continue;
-        }
-        // Going on after an answer stops a quarter short of the limit, which keeps every 5×5
-        // answer with the databases under a second.
-        if boards.len() > limit || (best.is_some() && boards.len() > limit / 4 * 3) {
-            return Ok(best);
-        }
-        let cells = boards[id as usize].cells.clone();
-        let blank = cells.iter().position(|&t| t == 0).expect("a blank");
-        let came = boards[id as usize].mv;
-        for mv in Move::ALL {
-            if came.is_some_and(|c| c == mv.reverse()) {
-                continue;
+            if h == 0 {
+                // Only the target has `h` 0 (every tile home).
+                self.best = Some(self.boards.path(id));
+                return Ok(Ran::Answer);
             }
-            let Some(to) = grid.neighbour(blank, mv) else {
-                continue;
-            };
-            let mut next = cells.clone();
-            next.swap(blank, to);
-            stats.nodes += 1;
+            if self.nodes > limit {
+                self.open.push(Reverse(entry)); // still waiting, for the next run and the bound
+                return Ok(Ran::Limit);
+            }
+            let cells = &mut buf[..size];
+            cells.copy_from_slice(self.boards.cells(id));
+            let blank = cells.iter().position(|&t| t == 0).expect("a blank");
+            let came = self.boards.mv[id as usize];
             let g = g + 1;
-            let h = u64::from(estimate(&next));
-            if u64::from(g) + h >= cutoff {
-                continue;
-            }
-            let child = match index.get(&next) {
-                Some(&known) if boards[known as usize].g <= g => continue,
-                Some(&known) => {
-                    let entry = &mut boards[known as usize];
-                    (entry.g, entry.parent, entry.mv) = (g, id, Some(mv));
-                    known
+            for mv in Move::ALL {
+                if came.is_some_and(|c| c == mv.reverse()) {
+                    continue;
                 }
-                None => {
-                    let known = boards.len() as u32;
-                    index.insert(next.clone(), known);
-                    boards.push(Reached {
-                        cells: next.clone(),
-                        g,
-                        parent: id,
-                        mv: Some(mv),
+                let Some(to) = self.grid.neighbour(blank, mv) else {
+                    continue;
+                };
+                stats.nodes += 1;
+                self.nodes += 1;
+                cells.swap(blank, to);
+                let hash = Boards::hash(cells);
+                let child = match self.boards.find(cells, hash) {
+                    Some(known) => {
+                        let k = known as usize;
+                        if self.boards.g[k] <= g || g + self.boards.h[k] >= cutoff {
+                            None
+                        } else {
+                            (self.boards.g[k], self.boards.parent[k], self.boards.mv[k]) =
+                                (g, id, Some(mv));
+                            Some((known, self.boards.h[k]))
+                        }
+                    }
+                    None => {
+                        let h = (self.estimate)(cells);
+                        (g + h < cutoff)
+                            .then(|| (self.boards.add(cells, hash, g, h, id, Some(mv)), h))
+                    }
+                };
+                cells.swap(blank, to);
+                if let Some((child, h)) = child {
+                    let key = DEN * u64::from(g) + self.num * u64::from(h);
+                    self.open.push(Reverse((key, h, g, child)));
+                }
+            }
+            if stats.nodes >= poll {
+                if let Some(reason) = stop.check(stats.nodes) {
+                    return Err(Stopped {
+                        reason,
+                        stats: *stats,
                     });
-                    known
                 }
-            };
-            open.push(Reverse((den * u64::from(g) + num * h, h, g, child)));
-        }
-        if stats.nodes >= poll {
-            if let Some(reason) = stop.check(stats.nodes) {
-                return Err(Stopped {
-                    reason,
-                    stats: *stats,
-                });
+                poll = stop.next_poll(stats.nodes);
             }
-            poll = stop.next_poll(stats.nodes);
         }
+        Ok(Ran::Exhausted)
     }
-    // Every board that might have led to a shorter answer was searched.
-    let mut found = best.expect("the open list of a connected space empties only after the target");
-    found.optimal = true;
-    Ok(Some(found))
-}
-
-fn path(boards: &[Reached], mut id: u32) -> Vec<Move> {
-    let mut moves = Vec::new();
-    while let Some(mv) = boards[id as usize].mv {
-        moves.push(mv);
-        id = boards[id as usize].parent;
-    }
-    moves.reverse();
-    moves
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tiles::bfs;
     use crate::tiles::grid::Grid;
     use crate::tiles::grid_ida;
 
@@ -390,8 +571,9 @@ mod tests {
         }
     }
 
-    /// Going on after the first answer only ever shortens it; an answer it proves optimal is;
-    /// and the first answer's length stays within the weight of the optimum.
+    /// Going on after the first answer only ever shortens it; the first is within the weight of
+    /// the optimum; the open list's bound never exceeds the optimum; and an emptied open list
+    /// comes only with the optimum.
     #[test]
     fn anytime_search_never_lengthens_and_proves_only_the_optimum() {
         let grid = Grid::new(3, 4).unwrap();
@@ -406,40 +588,98 @@ mod tests {
                 .len();
             for weight in [1.5, 3.0] {
                 let mut stats = SearchStats::default();
-                let once = attempt(
-                    &md,
-                    NODE_LIMIT,
-                    false,
-                    &start,
-                    weight,
-                    &Stop::never(),
-                    &mut stats,
-                )
-                .unwrap()
-                .unwrap();
-                let anytime = attempt(
-                    &md,
-                    NODE_LIMIT,
-                    true,
-                    &start,
-                    weight,
-                    &Stop::never(),
-                    &mut stats,
-                )
-                .unwrap()
-                .unwrap();
-                assert_eq!(start.replay(&anytime.moves).unwrap(), goal);
-                assert!(anytime.moves.len() <= once.moves.len());
-                assert!(anytime.moves.len() >= optimal);
-                assert_eq!(anytime.first_len, once.moves.len());
-                assert!(once.moves.len() as f64 <= weight * optimal as f64 + 1e-9);
-                if anytime.optimal {
-                    assert_eq!(anytime.moves.len(), optimal, "seed {seed}, weight {weight}");
-                    proved += 1;
+                let mut search = Search::new(&start, &md, fraction(weight));
+                let ran = search.run(u64::MAX, &Stop::never(), &mut stats).unwrap();
+                assert_eq!(ran, Ran::Answer);
+                let mut last = search.best.as_ref().unwrap().len();
+                assert!(last as f64 <= weight * optimal as f64 + 1e-9);
+                let mut limit = search.nodes;
+                while limit < 200_000 {
+                    limit += 5_000;
+                    let ran = search.run(limit, &Stop::never(), &mut stats).unwrap();
+                    let best = search.best.as_ref().unwrap();
+                    assert_eq!(start.replay(best).unwrap(), goal);
+                    assert!(best.len() <= last, "seed {seed}, weight {weight}");
+                    assert!(best.len() >= optimal);
+                    assert!(search.open_bound() as usize <= optimal);
+                    last = best.len();
+                    if ran == Ran::Exhausted {
+                        assert_eq!(last, optimal, "seed {seed}, weight {weight}");
+                        proved += 1;
+                        break;
+                    }
                 }
             }
         }
         assert!(proved > 0, "some searches run out of boards to try");
+    }
+
+    /// Against breadth-first search on every board of small shapes, with budgets small enough
+    /// that the weight is doubled and the constructive method answers too: the answers replay,
+    /// the proven bound never exceeds the optimum, a weight bounds the length, and the same
+    /// boards get the same answer.
+    #[test]
+    fn the_bound_never_exceeds_the_breadth_first_optimum() {
+        let budgets = [
+            Budget {
+                phase: 30,
+                total: 60,
+            },
+            Budget {
+                phase: 300,
+                total: 2_000,
+            },
+            BUDGET,
+        ];
+        let mut methods = [0; 3];
+        for (rows, cols) in [(3, 3), (2, 4), (3, 2)] {
+            let grid = Grid::new(rows, cols).unwrap();
+            let goal = GridBoard::goal(grid);
+            for seed in 1..7 {
+                let target = scrambled(grid, 301, seed);
+                let distances = bfs::distances(target.clone(), u32::MAX);
+                let distance = Distance::new(grid, target.cells());
+                let md = |cells: &[u8]| distance.value(cells);
+                for start_seed in 1..5 {
+                    let start = scrambled(grid, 300 + start_seed, seed * 31 + start_seed as u64);
+                    let start = if start.can_reach(&target) {
+                        start
+                    } else {
+                        goal.clone()
+                    };
+                    let optimal = distances[&start] as usize;
+                    for budget in budgets {
+                        for ratio in [1.0, 1.5, 3.0] {
+                            let answer =
+                                solve_by(&start, &target, ratio, &Stop::never(), budget, &md)
+                                    .unwrap();
+                            let again =
+                                solve_by(&start, &target, ratio, &Stop::never(), budget, &md)
+                                    .unwrap();
+                            assert_eq!(answer, again, "the same answer");
+                            assert_eq!(start.replay(&answer.moves).unwrap(), target);
+                            let len = answer.moves.len();
+                            assert!(len >= optimal);
+                            assert!(
+                                answer.lower_bound as usize <= optimal,
+                                "{rows}x{cols}: bound {} > optimum {optimal}",
+                                answer.lower_bound
+                            );
+                            assert_eq!(answer.lower_bound as usize % 2, len % 2);
+                            match answer.method {
+                                Method::Weighted(w) => {
+                                    assert!(len as f64 <= w * optimal as f64 + 1e-9);
+                                    methods[usize::from(w > ratio)] += 1;
+                                }
+                                Method::Constructive => methods[2] += 1,
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Within the ratio, with a doubled weight, and constructive: each way is tried.
+        assert!(methods.iter().all(|&n| n > 0), "{methods:?}");
     }
 
     #[test]
