@@ -15,6 +15,7 @@
 
 use std::time::{Duration, Instant};
 
+use solver_core::tiles::fsm::PruningTables;
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::grid_ida;
@@ -218,13 +219,14 @@ fn main() {
     let mut by_length: Vec<usize> = (0..answers.len()).collect();
     by_length.sort_by_key(|&i| answers[i].2.len());
     let (mut same, mut gave_up) = (0, 0);
+    let pruning = PruningTables::new();
     for k in 0..options.ida {
         let (start, target, moves) =
             &answers[by_length[k * (by_length.len() - 1) / options.ida.saturating_sub(1).max(1)]];
         let stop =
             Stop::never().with_deadline(Instant::now() + Duration::from_secs(options.ida_seconds));
         let began = Instant::now();
-        match grid_ida::solve(start, target, &stop) {
+        match grid_ida::solve(start, target, &pruning, &stop) {
             Ok(ida) => {
                 assert_eq!(
                     format_moves(&ida),

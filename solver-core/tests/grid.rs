@@ -56,7 +56,7 @@ proptest! {
         let expected = bfs::smallest_path(start.clone(), &dist);
         prop_assert_eq!(start.can_reach(&target), expected.is_some());
         if let Some(expected) = expected {
-            let moves = grid_ida::solve(&start, &target, &Stop::never()).unwrap();
+            let moves = grid_ida::solve(&start, &target, solvers::pruning(), &Stop::never()).unwrap();
             prop_assert_eq!(start.replay(&moves).unwrap(), target);
             prop_assert_eq!(format_moves(&moves), format_moves(&expected));
         }
@@ -75,7 +75,7 @@ proptest! {
         let start = walk(&target, &steps);
         let dist = bfs::distances(target.clone(), steps.len() as u32);
         let expected = bfs::smallest_path(start.clone(), &dist).expect("within the walk's length");
-        let moves = grid_ida::solve(&start, &target, &Stop::never()).unwrap();
+        let moves = grid_ida::solve(&start, &target, solvers::pruning(), &Stop::never()).unwrap();
         prop_assert_eq!(format_moves(&moves), format_moves(&expected));
     }
 
@@ -90,7 +90,7 @@ proptest! {
         let fast = solvers::eight().solve(&fast_start, &fast_target);
         prop_assert_eq!(start.can_reach(&target), fast.is_some());
         if let Some(fast) = fast {
-            let moves = grid_ida::solve(&start, &target, &Stop::never()).unwrap();
+            let moves = grid_ida::solve(&start, &target, solvers::pruning(), &Stop::never()).unwrap();
             prop_assert_eq!(format_moves(&moves), format_moves(&fast));
         }
     }

@@ -14,6 +14,8 @@ use solver_core::tiles::grid_pdb::{GridDatabases, Partition, StorageError};
 use solver_core::{Move, Stop, Unpaced, format_moves};
 use solver_test_support::rng::Lcg;
 
+use crate::solvers;
+
 /// Any board of `grid` (a shuffle: half of them cannot reach a given target).
 fn shuffled(grid: Grid, rng: &mut Lcg) -> GridBoard {
     let mut cells: Vec<u8> = (0..grid.cells() as u8).collect();
@@ -83,8 +85,14 @@ fn small_shapes_match_breadth_first_search_for_any_target() {
                     assert!(GridSearch::with_databases(&start, &target, set.clone()).is_none());
                     continue;
                 };
-                let moves =
-                    grid_ida::solve_with_databases(&start, &target, &set, &Stop::never()).unwrap();
+                let moves = grid_ida::solve_with_databases(
+                    &start,
+                    &target,
+                    &set,
+                    solvers::pruning(),
+                    &Stop::never(),
+                )
+                .unwrap();
                 assert_eq!(format_moves(&moves), format_moves(&expected), "{grid}");
                 assert_eq!(start.replay(&moves).unwrap(), target);
             }
@@ -119,9 +127,16 @@ fn larger_shapes_agree_with_the_manhattan_search() {
             let set = small_set(grid, target.blank(), size);
             for _ in 0..6 {
                 let start = walk(&target, 10 + rng.below(30), &mut rng);
-                let moves =
-                    grid_ida::solve_with_databases(&start, &target, &set, &Stop::never()).unwrap();
-                let plain = grid_ida::solve(&start, &target, &Stop::never()).unwrap();
+                let moves = grid_ida::solve_with_databases(
+                    &start,
+                    &target,
+                    &set,
+                    solvers::pruning(),
+                    &Stop::never(),
+                )
+                .unwrap();
+                let plain =
+                    grid_ida::solve(&start, &target, solvers::pruning(), &Stop::never()).unwrap();
                 assert_eq!(format_moves(&moves), format_moves(&plain), "{grid}");
                 assert_eq!(start.replay(&moves).unwrap(), target);
             }
@@ -310,9 +325,15 @@ fn bounded_answers_with_databases_respect_the_optimum() {
     let set = small_set(grid, target.blank(), 3);
     for _ in 0..6 {
         let start = walk(&target, 200, &mut rng);
-        let optimal = grid_ida::solve_with_databases(&start, &target, &set, &Stop::never())
-            .unwrap()
-            .len();
+        let optimal = grid_ida::solve_with_databases(
+            &start,
+            &target,
+            &set,
+            solvers::pruning(),
+            &Stop::never(),
+        )
+        .unwrap()
+        .len();
         for ratio in [1.0, 1.5, 3.0] {
             let answer =
                 bounded::solve_with_databases(&start, &target, ratio, &set, &Stop::never())

@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 
 use solver_core::eight::Tables;
 use solver_core::fifteen::Fifteen;
+use solver_core::tiles::fsm::PruningTables;
 
 /// The 8-puzzle's tables, every tree built.
 pub(crate) fn eight() -> &'static Tables {
@@ -16,4 +17,10 @@ pub(crate) fn eight() -> &'static Tables {
 pub(crate) fn fifteen() -> &'static Fifteen {
     static SOLVER: LazyLock<Fifteen> = LazyLock::new(Fifteen::new);
     &SOLVER
+}
+
+/// The move-pruning automata of the sliding searches, each built on its first use.
+pub(crate) fn pruning() -> &'static PruningTables {
+    static TABLES: LazyLock<PruningTables> = LazyLock::new(PruningTables::new);
+    &TABLES
 }

@@ -17,10 +17,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use solver_core::Pace;
+use solver_core::tiles::fsm::{self, MovePruning, PruningTables};
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_pdb::{self, GridDatabases, Partition};
 use solver_core::tiles::grid_table::{self, GridTable, GridTables};
+use solver_core::{Move, Pace};
 
 use crate::data::DataDir;
 
@@ -61,6 +62,8 @@ pub(crate) struct Grids {
     budget: u64,
     data: DataDir,
     threads: usize,
+    /// The move-pruning automata of the shapes searched so far.
+    pruning: PruningTables,
 }
 
 /// Whether a shape's optimal answers come from a complete table.
@@ -115,7 +118,14 @@ impl Grids {
             budget: memory_budget(budget),
             data,
             threads,
+            pruning: PruningTables::new(),
         }
+    }
+
+    /// The move-pruning automaton for optimal searches on `grid`, built on first use (well
+    /// under a second; see [`fsm::longest_for`]).
+    pub(crate) fn pruning(&self, grid: Grid) -> Arc<MovePruning> {
+        self.pruning.get(grid, Move::ALL, fsm::longest_for(grid))
     }
 
     /// The bytes left for a build.

@@ -341,6 +341,13 @@ async fn scramble_takes_every_shape_at_the_exact_distance() {
 }
 
 /// The method an answer reports.
+/// The move-pruning automata of the oracle searches, built once.
+fn pruning() -> &'static solver_core::tiles::fsm::PruningTables {
+    static TABLES: std::sync::LazyLock<solver_core::tiles::fsm::PruningTables> =
+        std::sync::LazyLock::new(Default::default);
+    &TABLES
+}
+
 fn method(response: &pb::SolveResponse) -> &str {
     response.stats.as_ref().map_or("", |s| s.method.as_str())
 }
@@ -358,7 +365,8 @@ async fn solve_as_ida(
         .unwrap()
         .into_inner();
     let expected =
-        solver_core::tiles::grid_ida::solve(start, target, &solver_core::Stop::never()).unwrap();
+        solver_core::tiles::grid_ida::solve(start, target, pruning(), &solver_core::Stop::never())
+            .unwrap();
     let (moves, bound) = solved(&response, start, target);
     assert_eq!(moves, format_moves(&expected), "{start:?} -> {target:?}");
     assert_eq!(bound as usize, expected.len());
@@ -397,7 +405,7 @@ async fn complete_tables_and_pattern_databases_serve_once_built() {
     // Hint and Verify walk the table too: every distance equals the optimal IDA*'s.
     let cells = |b: &GridBoard| b.cells().iter().map(|&c| u32::from(c)).collect::<Vec<_>>();
     let ida_length = |from: &GridBoard, to: &GridBoard| {
-        solver_core::tiles::grid_ida::solve(from, to, &solver_core::Stop::never())
+        solver_core::tiles::grid_ida::solve(from, to, pruning(), &solver_core::Stop::never())
             .unwrap()
             .len() as u32
     };

@@ -523,6 +523,7 @@ impl<'a> Search<'a> {
 mod tests {
     use super::*;
     use crate::tiles::bfs;
+    use crate::tiles::fsm::PruningTables;
     use crate::tiles::grid::Grid;
     use crate::tiles::grid_ida;
 
@@ -544,9 +545,10 @@ mod tests {
     fn the_proven_bound_holds_against_the_optimum() {
         let grid = Grid::new(3, 4).unwrap();
         let goal = GridBoard::goal(grid);
+        let pruning = PruningTables::new();
         for seed in 1..12 {
             let start = scrambled(grid, 200, seed);
-            let optimal = grid_ida::solve(&start, &goal, &Stop::never())
+            let optimal = grid_ida::solve(&start, &goal, &pruning, &Stop::never())
                 .unwrap()
                 .len() as u32;
             for ratio in [1.0, 1.5, 3.0] {
@@ -578,12 +580,13 @@ mod tests {
     fn anytime_search_never_lengthens_and_proves_only_the_optimum() {
         let grid = Grid::new(3, 4).unwrap();
         let goal = GridBoard::goal(grid);
+        let pruning = PruningTables::new();
         let distance = Distance::new(grid, goal.cells());
         let md = |cells: &[u8]| distance.value(cells);
         let mut proved = 0;
         for seed in 1..16 {
             let start = scrambled(grid, 200, seed);
-            let optimal = grid_ida::solve(&start, &goal, &Stop::never())
+            let optimal = grid_ida::solve(&start, &goal, &pruning, &Stop::never())
                 .unwrap()
                 .len();
             for weight in [1.5, 3.0] {

@@ -1,52 +1,74 @@
 //! Move pruning by a finite-state machine of forbidden move sequences (Taylor & Korf, "Pruning
-//! duplicate nodes in depth-first search", AAAI 1993).
+//! duplicate nodes in depth-first search", AAAI 1993), for boards of any shape.
 //!
-//! Depth-first search on the 15-puzzle reaches the same board along many paths. Some sequences of
-//! blank moves can always be replaced by a shorter one (a move and its reverse: 2 moves by 0; the
-//! blank circling a 2×2 block seven times a quarter: 7 moves by 5) or by one of the same length
-//! that comes first in the search's move order (six quarter turns one way or the other round a
-//! 2×2 block). A path that contains such a sequence is never the answer: replacing the sequence
-//! gives a path to the same board that is shorter, or as long and lexicographically smaller.
-//! So the search may skip every path that contains one, and the smallest optimal answer survives.
+//! Depth-first search on a sliding puzzle reaches the same board along many paths. Some
+//! sequences of blank moves can always be replaced by a shorter one (a move and its reverse: 2
+//! moves by 0; the blank circling a 2×2 block seven times a quarter: 7 moves by 5) or by one of
+//! the same length that comes first in the search's move order (six quarter turns one way or the
+//! other round a 2×2 block). A path that contains such a sequence is never the answer: replacing
+//! the sequence gives a path to the same board that is shorter, or as long and lexicographically
+//! smaller. So the search may skip every path that contains one, and the smallest optimal answer
+//! survives, whatever the target.
 //!
-//! The sequences are found once, by a breadth-first enumeration of move strings from every cell
-//! of the blank: a string is forbidden when an earlier string in (length, move order) from the
-//! same cell leaves the board the same way. The permutation a string makes does not depend on
-//! the tiles, so one enumeration with distinct labels covers every board. Only minimal strings
-//! (no forbidden proper substring) are kept, and an Aho–Corasick automaton over them follows the
-//! search down the tree: one table lookup per move replaces the reverse-move and the edge checks.
+//! The sequences are found once per shape, by a breadth-first enumeration of move strings from
+//! every cell of the blank: a string is forbidden when an earlier string in (length, move order)
+//! from the same cell leaves the board the same way. The permutation a string makes does not
+//! depend on the tiles, so one enumeration with distinct labels covers every board. Only minimal
+//! strings (no forbidden proper substring) are kept, and an Aho–Corasick automaton over them
+//! follows the search down the tree: one table lookup per move replaces the reverse-move and the
+//! edge checks.
 //!
 //! Moves are named by the cell the blank leaves and its direction, because whether a string is
 //! forbidden depends on the cells it crosses (the same directions elsewhere may run off the
 //! board and have no replacement).
 
 use std::collections::{HashMap, VecDeque};
-
-use foldhash::{HashSet, HashSetExt};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use super::board::Move;
-use super::neighbours::{NO_NEIGHBOUR, neighbour_table};
+use foldhash::{HashSet, HashSetExt};
+
+use super::grid::Grid;
+use super::moves::Move;
 
 /// The transition to [`BLOCKED`] means: the move is off the board or completes a forbidden
 /// sequence.
-pub(crate) const BLOCKED: u32 = u32::MAX;
+pub const BLOCKED: u32 = u32::MAX;
 
-const NEIGHBOURS: [[u8; 4]; 16] = neighbour_table(4);
+/// No neighbour: the board ends there.
+const EDGE: u8 = Grid::EDGE;
 
 /// The longest forbidden strings looked for by default. Measured on Korf's 100 (`korf100
 /// --move-pruning N`, one core): against pruning only reverse moves (N = 2), 12 moves cut the
 /// nodes by 39 % and the time from 3.6 s to 2.3 s with 6-6-3, and by 23 % (0.30 s to 0.27 s) with
 /// 7-8, for a 50 ms build and a 240 kB table. 14 moves save 2–6 % more nodes but no time, and
 /// take 0.27 s to build and a table 3.5 times as large.
-pub(crate) const DEFAULT_LONGEST: usize = 12;
+pub const DEFAULT_LONGEST: usize = 12;
 /// Longer searches for forbidden strings grow fourfold per two moves: 16 already takes seconds.
-pub(crate) const MAX_LONGEST: usize = 16;
+pub const MAX_LONGEST: usize = 16;
 
-/// The automaton. State `c` for `c` in `0..16` is "no history, blank on cell `c`" (the root of
-/// a search); every state knows the blank's cell.
+/// The longest forbidden strings for searches on `grid`: [`DEFAULT_LONGEST`] up to the 24-puzzle,
+/// shorter beyond, where every cell has more room around it and the enumeration grows faster
+/// (release build, one core: 12 moves take 61 ms on 4×4, 0.44 s on 5×5, 1.1 s on 5×6, 2.4 s
+/// on 6×6 and 11 s on 8×8; 10 moves 0.19 s on 6×6; 8 moves 50 ms on 8×8), so the first search
+/// on a shape waits well under a second. On Korf & Felner's instances 38 and 40 with the
+/// 6-6-6-6 databases (`korf24 --optimal --move-pruning N`), against 2 (only a move's reverse):
+/// 10 moves cut the nodes by 28 %, 12 by 35 % (89.1 M to 58.0 M, 1.75 s to 1.34 s), 14 by 40 %
+/// but no time, for a 5.6 s build.
+#[must_use]
+pub fn longest_for(grid: Grid) -> usize {
+    match grid.cells() {
+        ..=25 => DEFAULT_LONGEST,
+        26..=36 => 10,
+        _ => 8,
+    }
+}
+
+/// The automaton. State `c` for `c` in `0..cells` is "no history, blank on cell `c`" (the root
+/// of a search); every state knows the blank's cell.
 #[derive(Debug)]
-pub(crate) struct MovePruning {
+pub struct MovePruning {
+    /// The shape it prunes moves on.
+    grid: Grid,
     /// The search's move order, smallest first.
     order: [Move; 4],
     /// `next[state * 4 + move]` (moves in [`Move::ALL`] order): the state after the move, or
@@ -54,32 +76,44 @@ pub(crate) struct MovePruning {
     next: Vec<u32>,
 }
 
-/// Built automata by move order and longest string, for a solver to own and share between its
-/// searches: each is built on first use (about 50 ms for the default) and kept as long as its
-/// owner.
+/// Built automata by shape, move order and longest string, for a solver to own and share
+/// between its searches: each is built on first use (about 50 ms for the 15-puzzle's default)
+/// and kept as long as its owner.
 #[derive(Debug, Default)]
-pub(crate) struct PruningTables {
+pub struct PruningTables {
     built: Mutex<Built>,
 }
 
-/// The automata built so far, by move order and longest string.
-type Built = HashMap<([Move; 4], usize), Arc<MovePruning>>;
+/// What identifies an automaton: the shape, the move order and the longest string.
+type Key = (Grid, [Move; 4], usize);
+
+/// The automata built so far.
+type Built = HashMap<Key, Arc<MovePruning>>;
 
 impl PruningTables {
-    /// The automaton for `order` and `longest`, built now if it is missing.
-    pub(crate) fn get(&self, order: [Move; 4], longest: usize) -> Arc<MovePruning> {
-        if let Some(built) = self.lock().get(&(order, longest)) {
+    /// No automaton built yet.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The automaton for `grid`, `order` and `longest`, built now if it is missing.
+    pub fn get(&self, grid: Grid, order: [Move; 4], longest: usize) -> Arc<MovePruning> {
+        let key = (grid, order, longest.min(MAX_LONGEST));
+        if let Some(built) = self.lock().get(&key) {
             return Arc::clone(built);
         }
-        // Built outside the lock, so searches with other orders need not wait for this one; two
-        // racing builds give the same automaton and the first one stored is kept.
-        let built = Arc::new(MovePruning::build(order, longest));
-        Arc::clone(self.lock().entry((order, longest)).or_insert(built))
+        // Built outside the lock, so searches on other shapes or orders need not wait for this
+        // one; two racing builds give the same automaton and the first one stored is kept.
+        let built = Arc::new(MovePruning::build(grid, order, longest));
+        Arc::clone(self.lock().entry(key).or_insert(built))
     }
 
     /// Whether [`get`](Self::get) would answer without building.
-    pub(crate) fn is_built(&self, order: [Move; 4], longest: usize) -> bool {
-        self.lock().contains_key(&(order, longest))
+    #[must_use]
+    pub fn is_built(&self, grid: Grid, order: [Move; 4], longest: usize) -> bool {
+        self.lock()
+            .contains_key(&(grid, order, longest.min(MAX_LONGEST)))
     }
 
     fn lock(&self) -> MutexGuard<'_, Built> {
@@ -87,189 +121,244 @@ impl PruningTables {
     }
 }
 
+/// Where the labels are after a string of moves, exactly and in a few bytes whatever the board's
+/// size: the blank's cell and the tiles off their own cell (`cell << 8 | label`, sorted, zero
+/// past `len`). Labels start as the cell indices; a string of `n` moves displaces at most `n`
+/// tiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Arrangement {
+    blank: u8,
+    len: u8,
+    displaced: [u16; MAX_LONGEST],
+}
+
+impl Arrangement {
+    /// Nothing moved, the blank on `cell`.
+    fn untouched(cell: u8) -> Self {
+        Self {
+            blank: cell,
+            len: 0,
+            displaced: [0; MAX_LONGEST],
+        }
+    }
+
+    /// The arrangement after the blank moves to `to`: the tile there moves to the blank's cell.
+    fn slide(mut self, to: u8) -> Self {
+        let from = self.blank;
+        let len = usize::from(self.len);
+        let label = match self.displaced[..len]
+            .iter()
+            .position(|&entry| (entry >> 8) as u8 == to)
+        {
+            Some(i) => {
+                let label = self.displaced[i] as u8;
+                self.displaced.copy_within(i + 1..len, i);
+                self.displaced[len - 1] = 0;
+                self.len -= 1;
+                label
+            }
+            None => to,
+        };
+        if label != from {
+            let len = usize::from(self.len);
+            let entry = u16::from(from) << 8 | u16::from(label);
+            let at = self.displaced[..len].partition_point(|&e| e < entry);
+            self.displaced.copy_within(at..len, at + 1);
+            self.displaced[at] = entry;
+            self.len += 1;
+        }
+        self.blank = to;
+        self
+    }
+}
+
 /// A move string during the enumeration: the blank's start cell, its moves packed two bits each
 /// as ranks in the search order (first move most significant, so numeric order is the search's
-/// order within a length), where the blank is now, and the arrangement it leaves (cell `i`
-/// holds the label in nibble `i`; labels start as the cell indices).
+/// order within a length), and the arrangement it leaves.
 #[derive(Debug, Clone, Copy)]
 struct Walk {
     start: u8,
     code: u64,
-    blank: u8,
-    arrangement: u64,
+    arrangement: Arrangement,
 }
 
 impl MovePruning {
-    /// The automaton for searches that try moves in `order` (smallest first), forbidding the
-    /// duplicate strings of up to `max_len` moves.
-    pub(crate) fn build(order: [Move; 4], max_len: usize) -> Self {
+    /// The automaton for searches on `grid` that try moves in `order` (smallest first),
+    /// forbidding the duplicate strings of up to `max_len` moves (at most [`MAX_LONGEST`]; 2
+    /// forbids only a move's reverse, less only the board's edges).
+    #[must_use]
+    pub fn build(grid: Grid, order: [Move; 4], max_len: usize) -> Self {
         let max_len = max_len.min(MAX_LONGEST);
-        let next = Self::automaton(&Self::forbidden_strings(order, max_len));
-        Self { order, next }
+        let neighbours = &grid.neighbour_table()[..grid.cells()];
+        let next = automaton(neighbours, &forbidden_strings(neighbours, order, max_len));
+        Self { grid, order, next }
+    }
+
+    /// The shape the automaton was built for.
+    #[must_use]
+    pub fn grid(&self) -> Grid {
+        self.grid
     }
 
     /// The move order the automaton was built for, smallest first.
-    pub(crate) fn order(&self) -> [Move; 4] {
+    #[must_use]
+    pub fn order(&self) -> [Move; 4] {
         self.order
     }
 
     /// The state of a search starting with the blank on `cell`.
-    pub(crate) fn start(cell: u8) -> u32 {
-        u32::from(cell)
+    #[must_use]
+    pub fn start(cell: usize) -> u32 {
+        cell as u32
     }
 
     /// The state after `mv` from `state`, or [`BLOCKED`].
     #[inline]
-    pub(crate) fn next(&self, state: u32, mv: Move) -> u32 {
+    #[must_use]
+    pub fn next(&self, state: u32, mv: Move) -> u32 {
         self.next[state as usize * 4 + mv.index()]
-    }
-
-    /// The minimal forbidden strings, as (start cell, moves).
-    fn forbidden_strings(order: [Move; 4], max_len: usize) -> Vec<(u8, Vec<Move>)> {
-        let mut rank_to_move = [0usize; 4];
-        for (rank, m) in order.iter().enumerate() {
-            rank_to_move[rank] = m.index();
-        }
-        let identity: u64 = (0..16).map(|c| (c as u64) << (4 * c)).sum();
-        // Level 0: the empty string from each cell.
-        let mut level: Vec<Walk> = (0..16u8)
-            .map(|cell| Walk {
-                start: cell,
-                code: 0,
-                blank: cell,
-                arrangement: identity,
-            })
-            .collect();
-        let mut seen: Vec<HashSet<u64>> = (0..16)
-            .map(|_| {
-                let mut set = HashSet::new();
-                set.insert(identity);
-                set
-            })
-            .collect();
-        let mut alive: HashSet<(u8, u64)> = level.iter().map(|w| (w.start, w.code)).collect();
-        let mut forbidden = Vec::new();
-        for len in 1..=max_len {
-            let mut next_level = Vec::new();
-            let mut next_alive = HashSet::new();
-            let suffix_mask = (1u64 << (2 * (len - 1))) - 1;
-            for walk in &level {
-                for (rank, &m) in rank_to_move.iter().enumerate() {
-                    let to = NEIGHBOURS[walk.blank as usize][m];
-                    if to == NO_NEIGHBOUR {
-                        continue;
-                    }
-                    let code = (walk.code << 2) | rank as u64;
-                    // The string without its first move must itself be allowed, or this one
-                    // holds a shorter forbidden string and adds nothing.
-                    if len > 1 {
-                        let first = rank_to_move[(code >> (2 * (len - 1))) as usize];
-                        let second_cell = NEIGHBOURS[walk.start as usize][first];
-                        if !alive.contains(&(second_cell, code & suffix_mask)) {
-                            continue;
-                        }
-                    }
-                    let arrangement = swap_nibbles(walk.arrangement, walk.blank, to);
-                    if seen[walk.start as usize].insert(arrangement) {
-                        let child = Walk {
-                            start: walk.start,
-                            code,
-                            blank: to,
-                            arrangement,
-                        };
-                        next_alive.insert((child.start, child.code));
-                        next_level.push(child);
-                    } else {
-                        let moves = (0..len)
-                            .map(|i| {
-                                let rank = (code >> (2 * (len - 1 - i))) & 3;
-                                Move::ALL[rank_to_move[rank as usize]]
-                            })
-                            .collect();
-                        forbidden.push((walk.start, moves));
-                    }
-                }
-            }
-            level = next_level;
-            alive = next_alive;
-        }
-        forbidden
-    }
-
-    /// The Aho–Corasick automaton of `patterns`, as a transition table.
-    fn automaton(patterns: &[(u8, Vec<Move>)]) -> Vec<u32> {
-        // The trie: one root per cell; `children[node][move]`, 0 = none (no node has a root as
-        // its child). A pattern's last move leads to `BLOCKED` instead of a node: patterns are
-        // minimal, so no pattern continues past another.
-        let mut children: Vec<[u32; 4]> = vec![[0; 4]; 16];
-        let mut cell_of: Vec<u8> = (0..16).collect();
-        for (start, moves) in patterns {
-            let mut node = u32::from(*start);
-            for (i, &m) in moves.iter().enumerate() {
-                let slot = &mut children[node as usize][m.index()];
-                if i + 1 == moves.len() {
-                    *slot = BLOCKED;
-                    break;
-                }
-                if *slot == 0 {
-                    *slot = cell_of.len() as u32;
-                    let to = NEIGHBOURS[cell_of[node as usize] as usize][m.index()];
-                    children.push([0; 4]);
-                    cell_of.push(to);
-                }
-                node = children[node as usize][m.index()];
-            }
-        }
-        // Breadth-first over the trie, filling the missing transitions from the failure links.
-        let mut next = vec![BLOCKED; children.len() * 4];
-        let mut fail = vec![0u32; children.len()];
-        let mut queue = VecDeque::new();
-        for root in 0..16u32 {
-            for m in Move::ALL {
-                let to = NEIGHBOURS[root as usize][m.index()];
-                if to == NO_NEIGHBOUR {
-                    continue;
-                }
-                let child = children[root as usize][m.index()];
-                next[root as usize * 4 + m.index()] = match child {
-                    0 => u32::from(to),
-                    BLOCKED => BLOCKED,
-                    child => {
-                        fail[child as usize] = u32::from(to);
-                        queue.push_back(child);
-                        child
-                    }
-                };
-            }
-        }
-        while let Some(node) = queue.pop_front() {
-            let cell = cell_of[node as usize];
-            for m in Move::ALL {
-                if NEIGHBOURS[cell as usize][m.index()] == NO_NEIGHBOUR {
-                    continue;
-                }
-                let via_fail = next[fail[node as usize] as usize * 4 + m.index()];
-                let child = children[node as usize][m.index()];
-                next[node as usize * 4 + m.index()] = match child {
-                    0 => via_fail,
-                    BLOCKED => BLOCKED,
-                    child => {
-                        // A forbidden suffix blocks here too, though the trie goes on.
-                        fail[child as usize] = via_fail;
-                        queue.push_back(child);
-                        if via_fail == BLOCKED { BLOCKED } else { child }
-                    }
-                };
-            }
-        }
-        next
     }
 }
 
-/// Swaps nibbles `a` and `b` of `x`.
-fn swap_nibbles(x: u64, a: u8, b: u8) -> u64 {
-    let (na, nb) = ((x >> (4 * a)) & 15, (x >> (4 * b)) & 15);
-    x ^ ((na ^ nb) << (4 * a)) ^ ((na ^ nb) << (4 * b))
+/// The minimal forbidden strings, as (start cell, moves).
+fn forbidden_strings(
+    neighbours: &[[u8; 4]],
+    order: [Move; 4],
+    max_len: usize,
+) -> Vec<(u8, Vec<Move>)> {
+    let rank_to_move = order.map(Move::index);
+    let cells = neighbours.len() as u8;
+    // Level 0: the empty string from each cell.
+    let mut level: Vec<Walk> = (0..cells)
+        .map(|cell| Walk {
+            start: cell,
+            code: 0,
+            arrangement: Arrangement::untouched(cell),
+        })
+        .collect();
+    let mut seen: Vec<HashSet<Arrangement>> = level
+        .iter()
+        .map(|walk| {
+            let mut set = HashSet::new();
+            set.insert(walk.arrangement);
+            set
+        })
+        .collect();
+    let mut alive: HashSet<(u8, u64)> = level.iter().map(|w| (w.start, w.code)).collect();
+    let mut forbidden = Vec::new();
+    for len in 1..=max_len {
+        let mut next_level = Vec::new();
+        let mut next_alive = HashSet::new();
+        let suffix_mask = (1u64 << (2 * (len - 1))) - 1;
+        for walk in &level {
+            for (rank, &m) in rank_to_move.iter().enumerate() {
+                let to = neighbours[usize::from(walk.arrangement.blank)][m];
+                if to == EDGE {
+                    continue;
+                }
+                let code = (walk.code << 2) | rank as u64;
+                // The string without its first move must itself be allowed, or this one holds a
+                // shorter forbidden string and adds nothing.
+                if len > 1 {
+                    let first = rank_to_move[(code >> (2 * (len - 1))) as usize];
+                    let second_cell = neighbours[usize::from(walk.start)][first];
+                    if !alive.contains(&(second_cell, code & suffix_mask)) {
+                        continue;
+                    }
+                }
+                let arrangement = walk.arrangement.slide(to);
+                if seen[usize::from(walk.start)].insert(arrangement) {
+                    next_alive.insert((walk.start, code));
+                    next_level.push(Walk {
+                        start: walk.start,
+                        code,
+                        arrangement,
+                    });
+                } else {
+                    let moves = (0..len)
+                        .map(|i| {
+                            let rank = (code >> (2 * (len - 1 - i))) & 3;
+                            Move::ALL[rank_to_move[rank as usize]]
+                        })
+                        .collect();
+                    forbidden.push((walk.start, moves));
+                }
+            }
+        }
+        level = next_level;
+        alive = next_alive;
+    }
+    forbidden
+}
+
+/// The Aho–Corasick automaton of `patterns`, as a transition table.
+fn automaton(neighbours: &[[u8; 4]], patterns: &[(u8, Vec<Move>)]) -> Vec<u32> {
+    let cells = neighbours.len();
+    // The trie: one root per cell; `children[node][move]`, 0 = none (no node has a root as its
+    // child). A pattern's last move leads to `BLOCKED` instead of a node: patterns are minimal,
+    // so no pattern continues past another.
+    let mut children: Vec<[u32; 4]> = vec![[0; 4]; cells];
+    let mut cell_of: Vec<u8> = (0..cells as u8).collect();
+    for (start, moves) in patterns {
+        let mut node = u32::from(*start);
+        for (i, &m) in moves.iter().enumerate() {
+            let slot = &mut children[node as usize][m.index()];
+            if i + 1 == moves.len() {
+                *slot = BLOCKED;
+                break;
+            }
+            if *slot == 0 {
+                *slot = cell_of.len() as u32;
+                let to = neighbours[usize::from(cell_of[node as usize])][m.index()];
+                children.push([0; 4]);
+                cell_of.push(to);
+            }
+            node = children[node as usize][m.index()];
+        }
+    }
+    // Breadth-first over the trie, filling the missing transitions from the failure links.
+    let mut next = vec![BLOCKED; children.len() * 4];
+    let mut fail = vec![0u32; children.len()];
+    let mut queue = VecDeque::new();
+    for root in 0..cells {
+        for m in Move::ALL {
+            let to = neighbours[root][m.index()];
+            if to == EDGE {
+                continue;
+            }
+            let child = children[root][m.index()];
+            next[root * 4 + m.index()] = match child {
+                0 => u32::from(to),
+                BLOCKED => BLOCKED,
+                child => {
+                    fail[child as usize] = u32::from(to);
+                    queue.push_back(child);
+                    child
+                }
+            };
+        }
+    }
+    while let Some(node) = queue.pop_front() {
+        let cell = cell_of[node as usize];
+        for m in Move::ALL {
+            if neighbours[usize::from(cell)][m.index()] == EDGE {
+                continue;
+            }
+            let via_fail = next[fail[node as usize] as usize * 4 + m.index()];
+            let child = children[node as usize][m.index()];
+            next[node as usize * 4 + m.index()] = match child {
+                0 => via_fail,
+                BLOCKED => BLOCKED,
+                child => {
+                    // A forbidden suffix blocks here too, though the trie goes on.
+                    fail[child as usize] = via_fail;
+                    queue.push_back(child);
+                    if via_fail == BLOCKED { BLOCKED } else { child }
+                }
+            };
+        }
+    }
+    next
 }
 
 #[cfg(test)]
@@ -277,6 +366,10 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
+
+    fn grid(rows: usize, cols: usize) -> Grid {
+        Grid::new(rows, cols).unwrap()
+    }
 
     /// Every order of the four moves.
     fn orders() -> Vec<[Move; 4]> {
@@ -296,24 +389,30 @@ mod tests {
         orders
     }
 
-    /// Breadth-first search from the blank on `cell`, trying moves in `order`: the first path
-    /// to reach each arrangement is its shortest path that comes first in `order`. Returns
-    /// those paths by length, up to `depth`.
-    fn first_paths(cell: u8, order: [Move; 4], depth: usize) -> Vec<HashSet<Vec<Move>>> {
-        let identity: u64 = (0..16).map(|c| (c as u64) << (4 * c)).sum();
-        let mut seen = HashSet::from([identity]);
+    /// Breadth-first search on `grid` from the blank on `cell`, trying moves in `order`, with
+    /// whole boards as states (independent of the compact arrangements above): the first path
+    /// to reach each board is its shortest path that comes first in `order`. Returns those
+    /// paths by length, up to `depth`.
+    fn first_paths(
+        grid: Grid,
+        cell: usize,
+        order: [Move; 4],
+        depth: usize,
+    ) -> Vec<HashSet<Vec<Move>>> {
+        let identity: Vec<u8> = (0..grid.cells() as u8).collect();
+        let mut seen = HashSet::from([identity.clone()]);
         let mut level = vec![(identity, cell, Vec::new())];
         let mut by_length = vec![HashSet::from([Vec::new()])];
         for _ in 0..depth {
             let mut next = Vec::new();
-            for (arrangement, blank, path) in &level {
+            for (board, blank, path) in &level {
                 for m in order {
-                    let to = NEIGHBOURS[*blank as usize][m.index()];
-                    if to == NO_NEIGHBOUR {
+                    let Some(to) = grid.neighbour(*blank, m) else {
                         continue;
-                    }
-                    let child = swap_nibbles(*arrangement, *blank, to);
-                    if seen.insert(child) {
+                    };
+                    let mut child = board.clone();
+                    child.swap(*blank, to);
+                    if seen.insert(child.clone()) {
                         let mut path = path.clone();
                         path.push(m);
                         next.push((child, to, path));
@@ -327,7 +426,7 @@ mod tests {
     }
 
     /// The paths the automaton lets through from `cell`, by length, up to `depth`.
-    fn allowed_paths(pruning: &MovePruning, cell: u8, depth: usize) -> Vec<HashSet<Vec<Move>>> {
+    fn allowed_paths(pruning: &MovePruning, cell: usize, depth: usize) -> Vec<HashSet<Vec<Move>>> {
         fn walk(
             p: &MovePruning,
             state: u32,
@@ -361,21 +460,33 @@ mod tests {
 
     /// Up to the longest forbidden strings, the automaton lets exactly one path through to each
     /// board: its shortest one that comes first in the move order. Checked for every order and
-    /// every cell of the blank.
+    /// every cell of the blank on the 15-puzzle, and for the search's order and its reverse on
+    /// narrow, odd, oblong and wide boards.
     #[test]
     fn allowed_paths_are_the_first_shortest_ones() {
-        const LONGEST: usize = 9;
-        for order in orders() {
-            let pruning = MovePruning::build(order, LONGEST);
-            assert_eq!(pruning.order(), order);
-            for cell in 0..16 {
+        let check = |grid: Grid, order: [Move; 4], longest: usize| {
+            let pruning = MovePruning::build(grid, order, longest);
+            assert_eq!((pruning.grid(), pruning.order()), (grid, order));
+            for cell in 0..grid.cells() {
                 assert_eq!(
-                    allowed_paths(&pruning, cell, LONGEST),
-                    first_paths(cell, order, LONGEST),
-                    "order {order:?}, blank on {cell}"
+                    allowed_paths(&pruning, cell, longest),
+                    first_paths(grid, cell, order, longest),
+                    "{grid}, order {order:?}, blank on {cell}"
                 );
             }
+        };
+        for order in orders() {
+            check(grid(4, 4), order, 9);
         }
+        let mut reversed = Move::ALL;
+        reversed.reverse();
+        for (rows, cols, longest) in [(2, 2, 8), (2, 3, 10), (3, 3, 10), (2, 6, 9), (4, 3, 9)] {
+            for order in [Move::ALL, reversed] {
+                check(grid(rows, cols), order, longest);
+            }
+        }
+        check(grid(5, 5), Move::ALL, 8);
+        check(grid(3, 8), reversed, 8);
     }
 
     /// From the goal's blank cell, the boards at each distance are known (OEIS A089473: 1, 2,
@@ -383,7 +494,7 @@ mod tests {
     /// that many paths through.
     #[test]
     fn default_automaton_counts_the_boards_at_each_distance() {
-        let pruning = MovePruning::build(Move::ALL, DEFAULT_LONGEST);
+        let pruning = MovePruning::build(grid(4, 4), Move::ALL, DEFAULT_LONGEST);
         let counts: Vec<usize> = allowed_paths(&pruning, 15, DEFAULT_LONGEST)
             .iter()
             .map(HashSet::len)
@@ -397,12 +508,27 @@ mod tests {
     /// Without forbidden strings nothing but the board's edges is blocked.
     #[test]
     fn no_pruning_blocks_only_the_edges() {
-        let pruning = MovePruning::build(Move::ALL, 0);
-        for cell in 0..16u8 {
-            for m in Move::ALL {
-                let blocked = pruning.next(MovePruning::start(cell), m) == BLOCKED;
-                assert_eq!(blocked, m.target(cell as usize, 4).is_none());
+        for (rows, cols) in [(2, 2), (3, 5), (4, 4), (8, 8)] {
+            let grid = grid(rows, cols);
+            let pruning = MovePruning::build(grid, Move::ALL, 0);
+            for cell in 0..grid.cells() {
+                for m in Move::ALL {
+                    let blocked = pruning.next(MovePruning::start(cell), m) == BLOCKED;
+                    assert_eq!(blocked, grid.neighbour(cell, m).is_none());
+                }
             }
         }
+    }
+
+    /// The tables build each automaton once and tell which they hold.
+    #[test]
+    fn tables_build_once() {
+        let tables = PruningTables::new();
+        let g = grid(2, 3);
+        assert!(!tables.is_built(g, Move::ALL, 6));
+        let first = tables.get(g, Move::ALL, 6);
+        assert!(tables.is_built(g, Move::ALL, 6));
+        assert!(Arc::ptr_eq(&first, &tables.get(g, Move::ALL, 6)));
+        assert!(!tables.is_built(grid(3, 2), Move::ALL, 6));
     }
 }

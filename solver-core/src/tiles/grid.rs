@@ -33,6 +33,10 @@ impl Grid {
     pub const MIN: usize = 2;
     /// The most rows or columns (64 cells, tiles fit a byte and a cell set fits a `u64`).
     pub const MAX: usize = 8;
+    /// The 8-puzzle's shape.
+    pub const EIGHT: Self = Self { rows: 3, cols: 3 };
+    /// The 15-puzzle's shape.
+    pub const FIFTEEN: Self = Self { rows: 4, cols: 4 };
 
     /// A `rows × cols` shape.
     ///
@@ -85,6 +89,25 @@ impl Grid {
             Move::Up if row > 0 => Some(cell - self.cols()),
             _ => None,
         }
+    }
+
+    /// Marks a direction with no neighbour in [`neighbour_table`](Self::neighbour_table).
+    pub const EDGE: u8 = u8::MAX;
+
+    /// Each cell's neighbours in [`Move::ALL`] order, [`Grid::EDGE`] where the board ends
+    /// (cells past [`cells`](Self::cells) have none): the table a search indexes instead of
+    /// testing the board's edges at every node.
+    #[must_use]
+    pub fn neighbour_table(self) -> [[u8; 4]; 64] {
+        let mut table = [[Self::EDGE; 4]; 64];
+        for (cell, row) in table.iter_mut().enumerate().take(self.cells()) {
+            for mv in Move::ALL {
+                if let Some(to) = self.neighbour(cell, mv) {
+                    row[mv.index()] = to as u8;
+                }
+            }
+        }
+        table
     }
 
     /// The largest optimal distance between two boards of this shape (its radius, in single-tile

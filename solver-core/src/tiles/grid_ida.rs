@@ -6,8 +6,10 @@
 //! and prunes nodes whose `g + h` exceeds the bound; the next bound is the smallest pruned
 //! `g + h`. With an admissible `h`, the first iteration that reaches the target has the optimal
 //! length as its bound, prunes no node on an optimal path, and meets the optimal paths in
-//! lexicographic order, so the first found is the smallest. Only the move that undoes the last
-//! one is skipped (never part of a shortest path).
+//! lexicographic order, so the first found is the smallest. Moves that complete a sequence some
+//! shorter or earlier sequence replaces are skipped ([`super::fsm`], built for the board's shape:
+//! at least the move that undoes the last one, and with [`GridSearch::with_pruning`] every
+//! duplicate string of up to 12 moves), which keeps the smallest optimal path.
 //!
 //! The depth-first search keeps its whole state (board, path, the next move to try at each
 //! depth) in the value, with no recursion, so [`GridSearch::run`] can return at any node and the
@@ -26,6 +28,7 @@ use std::time::Instant;
 
 use super::board::Move;
 use super::distance::Distance;
+use super::fsm::{self, BLOCKED, MovePruning, PruningTables};
 use super::grid::Grid;
 use super::grid_board::GridBoard;
 use super::grid_pdb::{GridDatabases, Lookup};
@@ -40,9 +43,6 @@ pub enum Slice {
     Suspended,
 }
 
-/// No neighbour: the board ends there.
-const EDGE: u8 = u8::MAX;
-
 /// A resumable optimal search from one board to a target of the same shape.
 #[derive(Debug, Clone)]
 pub struct GridSearch {
@@ -55,10 +55,14 @@ pub struct GridSearch {
 struct Core {
     /// Each cell's neighbours in [`Move::ALL`] order, [`EDGE`] where the board ends.
     neighbours: [[u8; 4]; 64],
+    /// Which moves are pruned after which (its shape is the board's, its order [`Move::ALL`]).
+    pruning: Arc<MovePruning>,
     cells: [u8; 64],
     blank: usize,
     /// The moves from the start to the current node.
     path: Vec<Move>,
+    /// The pruning automaton's state at each depth on the path and at the current node.
+    states: Vec<u32>,
     /// For each depth on the path (and the current node), the index of the next move to try.
     next: Vec<u8>,
     bound: u32,
@@ -242,21 +246,17 @@ impl Heuristic for Databases {
 impl Core {
     fn new(start: &GridBoard, bound: u32) -> Self {
         let grid = start.grid();
-        let mut neighbours = [[EDGE; 4]; 64];
-        for (cell, row) in neighbours.iter_mut().enumerate().take(grid.cells()) {
-            for mv in Move::ALL {
-                if let Some(to) = grid.neighbour(cell, mv) {
-                    row[mv.index()] = to as u8;
-                }
-            }
-        }
         let mut cells = [0u8; 64];
         cells[..grid.cells()].copy_from_slice(start.cells());
+        let mut states = Vec::with_capacity(256);
+        states.push(MovePruning::start(start.blank()));
         Self {
-            neighbours,
+            neighbours: grid.neighbour_table(),
+            pruning: Arc::new(MovePruning::build(grid, Move::ALL, 2)),
             cells,
             blank: start.blank(),
             path: Vec::with_capacity(256),
+            states,
             next: {
                 let mut next = Vec::with_capacity(256);
                 next.push(0);
@@ -301,6 +301,7 @@ impl Core {
                 }
                 let last = self.path.pop().expect("depth > 0");
                 self.next.pop();
+                self.states.pop();
                 let to = self.blank;
                 let from = usize::from(self.neighbours[to][last.reverse().index()]);
                 let tile = self.cells[from];
@@ -312,15 +313,12 @@ impl Core {
             }
             self.next[depth] += 1;
             let mv = Move::ALL[index];
-            if self.path.last().is_some_and(|&last| last == mv.reverse()) {
+            let state = self.pruning.next(self.states[depth], mv);
+            if state == BLOCKED {
                 continue;
             }
             let from = self.blank;
-            let to = self.neighbours[from][index];
-            if to == EDGE {
-                continue;
-            }
-            let to = usize::from(to);
+            let to = usize::from(self.neighbours[from][index]);
             let tile = self.cells[to];
             self.cells[from] = tile;
             self.cells[to] = 0;
@@ -338,6 +336,7 @@ impl Core {
                     self.blank = to;
                     self.path.push(mv);
                     self.next.push(0);
+                    self.states.push(state);
                     if h == 0 {
                         self.found = true;
                         return Ok(Slice::Found(self.path.clone()));
@@ -395,6 +394,26 @@ impl GridSearch {
         })
     }
 
+    /// The same search with `pruning` skipping the duplicate move strings it knows (by default
+    /// only a move's reverse is skipped); the answer is the same, found sooner.
+    ///
+    /// # Panics
+    /// When `pruning` was built for another shape or move order than [`Move::ALL`], or the
+    /// search has already run.
+    #[must_use]
+    pub fn with_pruning(mut self, pruning: Arc<MovePruning>) -> Self {
+        assert!(
+            pruning.grid() == self.core.pruning.grid() && pruning.order() == Move::ALL,
+            "move pruning built for {} in order {:?} on a {} search",
+            pruning.grid(),
+            pruning.order(),
+            self.core.pruning.grid()
+        );
+        assert!(self.core.stats.nodes == 0, "the search has already run");
+        self.core.pruning = pruning;
+        self
+    }
+
     /// The name of the method, for answers and metrics: `ida-manhattan-lc` (Manhattan distance
     /// plus linear conflicts) or `ida-pdb` (pattern databases).
     #[must_use]
@@ -431,19 +450,26 @@ impl GridSearch {
     }
 }
 
-/// Solves `start` → `target` optimally in one go.
+/// Solves `start` → `target` optimally in one go, with the shape's move pruning from `pruning`
+/// ([`fsm::longest_for`]).
 ///
 /// # Errors
 /// [`Stopped`] when `stop` fires first.
 ///
 /// # Panics
 /// When `target` cannot be reached from `start`: check [`GridBoard::can_reach`] first.
-pub fn solve(start: &GridBoard, target: &GridBoard, stop: &Stop) -> Result<Vec<Move>, Stopped> {
+pub fn solve(
+    start: &GridBoard,
+    target: &GridBoard,
+    pruning: &PruningTables,
+    stop: &Stop,
+) -> Result<Vec<Move>, Stopped> {
     let search = GridSearch::new(start, target).expect("the target is reachable");
-    finish(search, stop)
+    finish(search, pruning, stop)
 }
 
-/// Solves `start` → `target` optimally in one go, guided by the pattern databases `dbs`.
+/// Solves `start` → `target` optimally in one go, guided by the pattern databases `dbs`, with
+/// the shape's move pruning from `pruning`.
 ///
 /// # Errors
 /// [`Stopped`] when `stop` fires first.
@@ -455,14 +481,17 @@ pub fn solve_with_databases(
     start: &GridBoard,
     target: &GridBoard,
     dbs: &Arc<GridDatabases>,
+    pruning: &PruningTables,
     stop: &Stop,
 ) -> Result<Vec<Move>, Stopped> {
     let search = GridSearch::with_databases(start, target, Arc::clone(dbs))
         .expect("the target is reachable and the databases fit it");
-    finish(search, stop)
+    finish(search, pruning, stop)
 }
 
-fn finish(mut search: GridSearch, stop: &Stop) -> Result<Vec<Move>, Stopped> {
+fn finish(search: GridSearch, pruning: &PruningTables, stop: &Stop) -> Result<Vec<Move>, Stopped> {
+    let grid = search.core.pruning.grid();
+    let mut search = search.with_pruning(pruning.get(grid, Move::ALL, fsm::longest_for(grid)));
     match search.run(stop, None)? {
         Slice::Found(moves) => Ok(moves),
         Slice::Suspended => unreachable!("a search without a slice end is never suspended"),
@@ -481,11 +510,72 @@ mod tests {
         let start = goal
             .replay(&crate::tiles::board::parse_moves("uullddrurd").unwrap())
             .unwrap();
-        let moves = solve(&start, &goal, &Stop::never()).unwrap();
+        let moves = solve(&start, &goal, &PruningTables::new(), &Stop::never()).unwrap();
         assert_eq!(start.replay(&moves).unwrap(), goal);
         assert!(moves.len() <= 10);
-        assert_eq!(solve(&goal, &goal, &Stop::never()).unwrap(), vec![]);
+        assert_eq!(
+            solve(&goal, &goal, &PruningTables::new(), &Stop::never()).unwrap(),
+            vec![]
+        );
         let _ = format_moves(&moves);
+    }
+
+    /// Pruning the duplicate strings changes how many boards are searched, never the answer:
+    /// random boards of several shapes towards random targets.
+    #[test]
+    fn move_pruning_keeps_the_answer_and_saves_nodes() {
+        let tables = PruningTables::new();
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut plain_nodes, mut pruned_nodes) = (0, 0);
+        for (rows, cols) in [(2, 4), (3, 3), (3, 4), (4, 3), (2, 6), (4, 4), (3, 5)] {
+            let grid = Grid::new(rows, cols).unwrap();
+            let pruning = tables.get(grid, Move::ALL, fsm::longest_for(grid));
+            for _ in 0..6 {
+                let walk = |from: GridBoard, next: &mut dyn FnMut() -> u64| {
+                    (0..300).fold(from, |board, _| {
+                        board
+                            .apply(Move::ALL[(next() % 4) as usize])
+                            .unwrap_or(board)
+                    })
+                };
+                let target = walk(GridBoard::goal(grid), &mut next);
+                let start = walk(target.clone(), &mut next);
+                let mut plain = GridSearch::new(&start, &target).unwrap();
+                let mut pruned = GridSearch::new(&start, &target)
+                    .unwrap()
+                    .with_pruning(Arc::clone(&pruning));
+                let (Ok(Slice::Found(a)), Ok(Slice::Found(b))) = (
+                    plain.run(&Stop::never(), None),
+                    pruned.run(&Stop::never(), None),
+                ) else {
+                    unreachable!("no stop, no slice end")
+                };
+                assert_eq!(a, b, "{start} to {target}");
+                assert!(pruned.stats().nodes <= plain.stats().nodes);
+                plain_nodes += plain.stats().nodes;
+                pruned_nodes += pruned.stats().nodes;
+            }
+        }
+        assert!(
+            pruned_nodes < plain_nodes * 9 / 10,
+            "{pruned_nodes} of {plain_nodes}"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "move pruning built for 3x4")]
+    fn pruning_of_another_shape_is_refused() {
+        let start = GridBoard::goal(Grid::new(4, 3).unwrap());
+        let pruning = Arc::new(MovePruning::build(Grid::new(3, 4).unwrap(), Move::ALL, 4));
+        let _ = GridSearch::new(&start, &start)
+            .unwrap()
+            .with_pruning(pruning);
     }
 
     #[test]
@@ -500,7 +590,7 @@ mod tests {
         let grid = Grid::new(3, 4).unwrap();
         let start = GridBoard::new(grid, &[5u8, 1, 3, 4, 9, 2, 7, 8, 0, 6, 10, 11]).unwrap();
         let goal = GridBoard::goal(grid);
-        let whole = solve(&start, &goal, &Stop::never()).unwrap();
+        let whole = solve(&start, &goal, &PruningTables::new(), &Stop::never()).unwrap();
         let mut search = GridSearch::new(&start, &goal).unwrap();
         let mut rounds = 0;
         let answer = loop {

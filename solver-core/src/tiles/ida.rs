@@ -57,7 +57,7 @@ where
         cells,
         blank,
         state: heuristic.start(&cells),
-        fsm: MovePruning::start(blank),
+        fsm: MovePruning::start(usize::from(blank)),
         path: Vec::new(),
     };
     let mut stats = SearchStats::default();
@@ -134,7 +134,7 @@ impl<S: Copy> Sliced<S> {
                 cells,
                 blank,
                 state,
-                fsm: MovePruning::start(blank),
+                fsm: MovePruning::start(usize::from(blank)),
                 path: Vec::new(),
             },
             bound: heuristic.value(&state),

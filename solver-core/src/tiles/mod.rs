@@ -8,7 +8,7 @@ pub mod constructive;
 mod distance;
 pub mod eight;
 pub mod fifteen;
-mod fsm;
+pub mod fsm;
 pub mod grid;
 pub mod grid_board;
 pub mod grid_ida;

@@ -198,7 +198,10 @@ pub(crate) fn begin(
         Help::Databases(databases) => GridSearch::with_databases(start, target, databases),
         Help::Coming { wait: false } | Help::None => GridSearch::new(start, target),
     };
-    Begun::Search(Box::new(search.expect("the target is reachable")))
+    let search = search
+        .expect("the target is reachable")
+        .with_pruning(shared.grids.pruning(start.grid()));
+    Begun::Search(Box::new(search))
 }
 
 /// The answer from a complete table: not cached (the table is the cache).

@@ -14,6 +14,7 @@ use crate::pace::{Pace, Unpaced};
 use crate::stop::Stop;
 use crate::tiles::board::{Board4, Move};
 use crate::tiles::fsm::{self, PruningTables};
+use crate::tiles::grid::Grid;
 
 /// The 15-puzzle to any target: optimal and lexicographically smallest answers by IDA* with
 /// additive pattern databases. What a search needs is built on first use unless it was
@@ -107,7 +108,7 @@ impl Fifteen {
     /// are installed, the 6-6-3 databases (a few seconds), on threads run under `pace`.
     pub fn warm_up(&self, pace: &dyn Pace) {
         let longest = self.active(pace).move_pruning;
-        self.pruning.get(Move::ALL, longest);
+        self.pruning.get(Grid::FIFTEEN, Move::ALL, longest);
     }
 
     /// Builds now what targets with the blank outside the bottom-right corner need, which a
@@ -116,7 +117,8 @@ impl Fifteen {
     pub fn warm_up_any_target(&self, pace: &dyn Pace) {
         for blank in [0, 3, 12, 5, 1, 2] {
             let turn = Turn::normalizing(blank);
-            self.pruning.get(turn.order(), fsm::DEFAULT_LONGEST);
+            self.pruning
+                .get(Grid::FIFTEEN, turn.order(), fsm::DEFAULT_LONGEST);
             if turn.home != STANDARD_HOME {
                 self.for_home(turn.home, pace);
             }
@@ -135,7 +137,8 @@ impl Fifteen {
             .map(|d| d.move_pruning);
         let home_ready =
             turn.home == STANDARD_HOME || self.homes[home_index(turn.home)].get().is_some();
-        longest.is_some_and(|longest| self.pruning.is_built(turn.order(), longest)) && home_ready
+        longest.is_some_and(|longest| self.pruning.is_built(Grid::FIFTEEN, turn.order(), longest))
+            && home_ready
     }
 
     /// Builds what a search towards `target` needs and [`is_ready_for`](Self::is_ready_for)
@@ -232,7 +235,8 @@ impl Fifteen {
         };
         Prepared::new(
             Arc::clone(databases),
-            self.pruning.get(turn.order(), standard.move_pruning),
+            self.pruning
+                .get(Grid::FIFTEEN, turn.order(), standard.move_pruning),
             turn,
             start,
             target,

@@ -25,25 +25,11 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
 use crate::pace::{Pace, Progress};
 use crate::tiles::grid::Grid;
-use crate::tiles::moves::Move;
 
 /// An entry no layer has reached yet.
 const UNSEEN: u8 = u8::MAX;
 /// Indices handed to a build thread at a time (a fraction of a millisecond of work).
 const CHUNK: usize = 1 << 14;
-
-/// Each cell's neighbours in [`Move::ALL`] order, `u8::MAX` where the board ends.
-pub(crate) fn neighbour_table(grid: Grid) -> [[u8; 4]; 64] {
-    let mut table = [[u8::MAX; 4]; 64];
-    for (cell, row) in table.iter_mut().enumerate().take(grid.cells()) {
-        for mv in Move::ALL {
-            if let Some(to) = grid.neighbour(cell, mv) {
-                row[mv.index()] = to as u8;
-            }
-        }
-    }
-    table
-}
 
 /// Placements of `tiles` distinct tiles on `cells` cells: `cells!/(cells - tiles)!`.
 fn placements(cells: usize, tiles: usize) -> u64 {
@@ -187,7 +173,7 @@ fn build_with<S: State>(
     let k = home.len();
     let size = n.pow(k as u32);
     let weights: Vec<usize> = (0..k).map(|i| n.pow(i as u32)).collect();
-    let neighbours = neighbour_table(grid);
+    let neighbours = grid.neighbour_table();
     let mut around = [0u64; 64];
     for (mask, row) in around.iter_mut().zip(&neighbours) {
         *mask = row
