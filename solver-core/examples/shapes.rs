@@ -5,15 +5,18 @@
 //! ```
 //!
 //! For each shape: `N` uniformly random solvable boards (seeded, reproducible) solved to the
-//! standard goal under a node budget; prints how many finished, the median and largest optimal
-//! length, and the median and largest node counts and times of those that finished.
+//! standard goal under a node budget, with the shape's move pruning; prints how many finished,
+//! the median and largest optimal length, and the median and largest node counts and times of
+//! those that finished.
 
+use std::sync::Arc;
 use std::time::Instant;
 
-use solver_core::Stop;
+use solver_core::tiles::fsm::{self, PruningTables};
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::grid_ida::{GridSearch, Slice};
+use solver_core::{Move, Stop};
 
 fn random_board(grid: Grid, state: &mut u64) -> GridBoard {
     let goal = GridBoard::goal(grid);
@@ -66,13 +69,17 @@ fn main() {
             })
             .collect();
     }
+    let tables = PruningTables::new();
     for grid in shapes {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let goal = GridBoard::goal(grid);
+        let pruning = tables.get(grid, Move::ALL, fsm::longest_for(grid));
         let (mut lengths, mut nodes, mut times) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..count {
             let start = random_board(grid, &mut state);
-            let mut search = GridSearch::new(&start, &goal).expect("reachable");
+            let mut search = GridSearch::new(&start, &goal)
+                .expect("reachable")
+                .with_pruning(Arc::clone(&pruning));
             let t = Instant::now();
             if let Ok(Slice::Found(moves)) =
                 search.run(&Stop::never().with_node_budget(budget), None)
