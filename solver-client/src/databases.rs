@@ -62,11 +62,7 @@ pub(crate) fn run(
             blank,
             table_memory,
         } => {
-            let threads = threads
-                .unwrap_or_else(|| {
-                    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-                })
-                .max(1);
+            let threads = threads.unwrap_or_else(every_core).max(1);
             if size.is_empty() {
                 build(data, threads, *force, progress_wanted)
             } else {
@@ -80,11 +76,44 @@ pub(crate) fn run(
 /// The set that matters most, and takes minutes.
 const STRONG: DatabaseSet = DatabaseSet::Standard(Partition::P78);
 
+/// After an embedded server has answered: when it found the stored 7-8 set failing its checks
+/// (it warned, and answered with the 6-6-3 set), builds the set again now, so later runs have it
+/// (minutes on every core; Ctrl-C stops, and `databases build` does it later). The smaller sets
+/// the server rebuilt at once by itself.
+///
+/// # Errors
+/// When the set cannot be built or stored.
+pub(crate) fn rebuild_found_unusable(data: &DataDir, progress_wanted: bool) -> anyhow::Result<()> {
+    if !data.found_unusable().contains(&STRONG) {
+        return Ok(());
+    }
+    eprintln!(
+        "solver-client: the stored {STRONG} set failed its checks (above), so the answers used \
+         the smaller set; building it again now (minutes; Ctrl-C stops, and `solver-client \
+         databases build` does it later)"
+    );
+    build_sets(data, &[STRONG], every_core(), false, progress_wanted)
+}
+
+fn every_core() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
 fn build(data: &DataDir, threads: usize, force: bool, progress_wanted: bool) -> anyhow::Result<()> {
+    build_sets(data, &DatabaseSet::ALL, threads, force, progress_wanted)
+}
+
+fn build_sets(
+    data: &DataDir,
+    sets: &[DatabaseSet],
+    threads: usize,
+    force: bool,
+    progress_wanted: bool,
+) -> anyhow::Result<()> {
     let dir = data_path(data)?;
     eprintln!("data directory: {}", dir.display());
     let report = Report::new(progress_wanted && std::io::stderr().is_terminal());
-    data.build_missing(&DatabaseSet::ALL, force, threads, &|event| match event {
+    data.build_missing(sets, force, threads, &|event| match event {
         BuildEvent::Kept(set) => eprintln!("{set}: stored and intact, kept"),
         BuildEvent::Unusable(set, cause) => eprintln!("{set}: {cause}; building it again"),
         BuildEvent::Started(set) => eprintln!(

@@ -55,6 +55,7 @@ impl Embedded {
             // short-lived client never builds the 7-8 set by itself (`databases build` does).
             no_data_dir: data.path().is_none(),
             data_dir: data.path().map(Into::into),
+            shared_data: Some(data),
             build_databases: false,
             ..Config::default()
         };

@@ -255,7 +255,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     // Start the embedded server first: it warms its tables up while the input is read.
     let embedded = match &cli.server {
         Some(_) => None,
-        None => Some(embedded::Embedded::start(vec![kind], data)?),
+        None => Some(embedded::Embedded::start(vec![kind], data.clone())?),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -330,7 +330,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             unreachable!("these run on their own, above")
         }
     };
-    drop(embedded);
+    if embedded.is_some() {
+        drop(embedded);
+        if let Err(e) = databases::rebuild_found_unusable(&data, !cli.no_progress) {
+            eprintln!("solver-client: warning: {e:#}");
+        }
+    }
     Ok(if unreachable.is_some() {
         ExitCode::from(exit::UNREACHABLE)
     } else if failed > 0 {

@@ -133,6 +133,12 @@ pub struct Config {
     #[arg(long, env = "SOLVER_NO_DATA_DIR", conflicts_with = "data_dir")]
     pub no_data_dir: bool,
 
+    /// Not a flag: a data directory value to use instead of `data_dir` and `no_data_dir`. A
+    /// program that embeds the server passes its own and learns through it what the server
+    /// found ([`DataDir::found_unusable`]).
+    #[arg(skip)]
+    pub shared_data: Option<DataDir>,
+
     /// When the data directory has no 7-8 databases yet: build them in the background (minutes
     /// of one core, about 1.5 GB of memory) and store them there (`true`), or do without
     /// (`false`). `solver-server build-databases` builds them ahead of time instead.
@@ -320,6 +326,9 @@ impl Config {
     /// directory, or none with `no_data_dir`.
     #[must_use]
     pub fn data(&self) -> DataDir {
+        if let Some(data) = &self.shared_data {
+            return data.clone();
+        }
         if self.no_data_dir {
             return DataDir::new(None);
         }

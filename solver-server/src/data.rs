@@ -10,6 +10,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use solver_core::fifteen::{DatabaseSet, Fifteen, PatternDatabases, storage};
@@ -19,10 +20,24 @@ use solver_core::{Pace, Progress, Turn, Unpaced};
 const APPLICATION: &str = "puzzle-solver";
 
 /// Where stored databases live, or nowhere (`--no-data-dir`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Clones share what they found: the sets whose stored file failed its checks and has not been
+/// stored again since, so a program that embeds a server learns what that server found (the
+/// client rebuilds a corrupt 7-8 set after answering with the 6-6-3 one).
+#[derive(Debug, Clone)]
 pub struct DataDir {
     path: Option<PathBuf>,
+    unusable: Arc<Mutex<Vec<DatabaseSet>>>,
 }
+
+/// Two values are the same directory when their paths are; what they found is not compared.
+impl PartialEq for DataDir {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path
+    }
+}
+
+impl Eq for DataDir {}
 
 /// A data-directory operation that failed.
 #[derive(Debug, thiserror::Error)]
@@ -88,7 +103,28 @@ impl DataDir {
     /// The directory at `path`, or none.
     #[must_use]
     pub fn new(path: Option<PathBuf>) -> Self {
-        Self { path }
+        Self {
+            path,
+            unusable: Arc::default(),
+        }
+    }
+
+    /// The sets whose stored file failed its checks when this value (or a clone) tried to
+    /// install it, and that have not been stored again since.
+    #[must_use]
+    pub fn found_unusable(&self) -> Vec<DatabaseSet> {
+        self.unusable
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn mark_unusable(&self, set: DatabaseSet, unusable: bool) {
+        let mut sets = self.unusable.lock().unwrap_or_else(PoisonError::into_inner);
+        sets.retain(|&s| s != set);
+        if unusable {
+            sets.push(set);
+        }
     }
 
     /// The platform's cache directory for this program: `$XDG_CACHE_HOME/puzzle-solver`, else
@@ -192,6 +228,7 @@ impl DataDir {
                 source,
             });
         }
+        self.mark_unusable(databases.set(), false);
         Ok(Some(path))
     }
 
@@ -265,9 +302,10 @@ impl DataDir {
             }
             Ok(None) => false,
             Err(cause) => {
+                self.mark_unusable(set, true);
                 // The small sets are built again at once (`provide`); the 7-8 set only by a server
                 // allowed to build it, or by the build commands.
-                tracing::warn!(%cause, "stored pattern databases unusable: built again when needed (the 7-8 set by `solver-client databases build`, `solver-server build-databases`, or a server's background build)");
+                tracing::warn!(%cause, "stored pattern databases unusable: built again when needed (the 7-8 set by the client once it has answered, `solver-client databases build`, `solver-server build-databases`, or a server's background build)");
                 false
             }
         }
@@ -342,6 +380,17 @@ mod tests {
             err.contains("pdb-663-blank14-v1.bin") && err.contains("checksum"),
             "{err}"
         );
+
+        // Installing the corrupt file fails, and every clone knows the set was found unusable
+        // until it is stored again.
+        let embedded = data.clone();
+        let solver = Fifteen::new();
+        assert!(embedded.found_unusable().is_empty());
+        assert!(!embedded.install_stored(&solver, set));
+        assert_eq!(data.found_unusable(), [set]);
+        embedded.store(&built).unwrap();
+        assert!(data.found_unusable().is_empty());
+        assert!(data.install_stored(&solver, set));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

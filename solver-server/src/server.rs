@@ -82,6 +82,7 @@ pub async fn serve_with(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let config = Arc::new(config);
+    let data = config.data();
     let metrics = Arc::new(Metrics::new());
     let scheduler = Arc::new(Scheduler::new(config.worker_count(), Arc::clone(&metrics)));
     let shared = Arc::new(Shared {
@@ -91,11 +92,11 @@ pub async fn serve_with(
         long_solitaire: Arc::default(),
         fifteen_building: Arc::default(),
         grids: Arc::new(crate::grids::Grids::new(
-            config.data(),
+            data.clone(),
             config.worker_count(),
             config.table_memory << 20,
         )),
-        data: config.data(),
+        data,
         streams: Arc::new(Semaphore::new(config.max_streams)),
         draining: CancellationToken::new(),
         abort: CancellationToken::new(),
