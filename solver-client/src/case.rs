@@ -1,40 +1,42 @@
 //! The cases of a run: validated queries read from the input, and the answers that come back.
 
+use solver_core::Move;
 use solver_core::solitaire::{Position, Step};
 use solver_core::tiles::grid_board::GridBoard;
-use solver_core::{Board3, Board4, Move};
 
 use crate::read_error::ReadError;
 
-/// One validated question for the service, parsed once at the edge.
+/// One validated question for the service, parsed once at the edge. What a kind of puzzle does
+/// with its query (the request, the checks of the reply, the answer shown to a person) is its
+/// module in [`crate::puzzle`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Query {
-    /// An 8-puzzle board and the board to reach.
-    Eight {
-        /// The start board.
-        start: Board3,
-        /// The target (the standard goal for most judges).
-        target: Board3,
-    },
-    /// A 15-puzzle board and the board to reach.
-    Fifteen {
-        /// The start board.
-        start: Board4,
-        /// The target (the standard goal for UVa 10181).
-        target: Board4,
-    },
+    /// A sliding board of any shape from 2×2 to 8×8 (the 8- and 15-puzzle included).
+    Sliding(Sliding),
     /// Two Solitaire positions and the move limit.
     Solitaire(Pair),
-    /// A board of any shape from 2×2 to 8×8, its target (same shape) and how good an answer
-    /// must be.
-    Sliding {
-        /// The start board.
-        start: GridBoard,
-        /// The target (the standard goal unless `--target`).
-        target: GridBoard,
-        /// The longest answer accepted, as a multiple of the optimum (1: optimal).
-        max_ratio: MaxRatio,
-    },
+}
+
+impl Query {
+    /// An optimal answer from `start` to `target` (of the same shape) on a sliding board.
+    pub(crate) fn sliding(start: impl Into<GridBoard>, target: impl Into<GridBoard>) -> Self {
+        Self::Sliding(Sliding {
+            start: start.into(),
+            target: target.into(),
+            max_ratio: MaxRatio::OPTIMAL,
+        })
+    }
+}
+
+/// A sliding board, its target (same shape) and how good an answer must be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Sliding {
+    /// The start board.
+    pub(crate) start: GridBoard,
+    /// The target (the standard goal for most judges and unless `--target`).
+    pub(crate) target: GridBoard,
+    /// The longest answer accepted, as a multiple of the optimum (1: optimal).
+    pub(crate) max_ratio: MaxRatio,
 }
 
 /// `--max-ratio`: a finite number of at least 1, compared by value (so queries stay `Eq`).

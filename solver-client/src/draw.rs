@@ -5,7 +5,7 @@ use std::io::{self, Write as _};
 
 use solver_core::solitaire::{Position, Step};
 use solver_core::tiles::grid_board::GridBoard;
-use solver_core::{Board, Move};
+use solver_core::Move;
 
 use crate::output::Output;
 
@@ -18,23 +18,6 @@ pub(crate) fn step_text(step: &Step) -> String {
         step.to.row(),
         step.to.col()
     )
-}
-
-/// Prints `start` and the board after each move.
-pub(crate) fn show_boards<const W: usize>(
-    out: &mut Output,
-    start: &Board<W>,
-    moves: &[Move],
-) -> io::Result<()> {
-    writeln!(out, "\nstart:")?;
-    write_board(out, start)?;
-    let mut board = *start;
-    for (i, &mv) in moves.iter().enumerate() {
-        board = board.apply(mv).unwrap_or(board);
-        writeln!(out, "\n{}. {} ({}):", i + 1, mv.letter(), direction(mv))?;
-        write_board(out, &board)?;
-    }
-    writeln!(out)
 }
 
 /// Prints `start`, a board of any shape, and the board after each move.
@@ -77,25 +60,6 @@ pub(crate) fn direction(mv: Move) -> &'static str {
         Move::Right => "blank right",
         Move::Up => "blank up",
     }
-}
-
-/// Draws `board`, one row per line, `.` for the blank.
-pub(crate) fn write_board<const W: usize>(out: &mut Output, board: &Board<W>) -> io::Result<()> {
-    let width = if W > 3 { 2 } else { 1 };
-    for row in board.cells().chunks(W) {
-        let cells: Vec<String> = row
-            .iter()
-            .map(|&t| {
-                if t == 0 {
-                    format!("{:>width$}", ".")
-                } else {
-                    format!("{t:>width$}")
-                }
-            })
-            .collect();
-        writeln!(out, "  {}", cells.join(" "))?;
-    }
-    Ok(())
 }
 
 /// Prints the Solitaire board at the start and after each step.

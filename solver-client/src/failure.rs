@@ -1,7 +1,7 @@
 //! Why a case gets no answer: what the printers report in its place.
 
 use crate::read_error::ReadError;
-use crate::wire::ReplyError;
+use crate::reply::ReplyError;
 
 /// Why a case has no answer to print.
 #[derive(Debug, thiserror::Error)]

@@ -26,10 +26,12 @@ mod link;
 mod load;
 mod output;
 mod progress;
+mod puzzle;
 #[cfg(test)]
 #[path = "../tests/random.rs"]
 mod random;
 mod read_error;
+mod reply;
 #[cfg(test)]
 #[path = "../tests/server.rs"]
 mod server;

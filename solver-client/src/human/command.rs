@@ -6,12 +6,13 @@ use anyhow::{Context as _, bail};
 use clap::Subcommand;
 use solver_core::solitaire::DEFAULT_MAX_MOVES;
 use solver_core::tiles::grid::Grid;
+use solver_core::tiles::grid_board::GridBoard;
 use solver_server::Kind;
 
 use super::printer::Printer;
 use super::sliding;
 use super::view::View;
-use crate::case::{Case, MaxRatio, Query};
+use crate::case::{Case, Input, MaxRatio, Query};
 use crate::judge::{Format, eight, fifteen, solitaire};
 
 /// How `solve sliding` reads boards, for `--help`.
@@ -99,11 +100,7 @@ impl Puzzle {
             Puzzle::Eight { .. } => Kind::Eight,
             Puzzle::Fifteen { .. } => Kind::Fifteen,
             Puzzle::Solitaire { .. } => Kind::Solitaire,
-            Puzzle::Sliding { size, .. } => match (size.rows(), size.cols()) {
-                (3, 3) => Kind::Eight,
-                (4, 4) => Kind::Fifteen,
-                _ => Kind::Sliding,
-            },
+            Puzzle::Sliding { size, .. } => crate::puzzle::tables(*size),
         }
     }
 
@@ -127,15 +124,7 @@ impl Puzzle {
                 };
                 let mut input = format.parse(&text);
                 if let Some(target) = target {
-                    let target = parse_target(&eight::EIGHT_ARGUMENTS, &target)?;
-                    let Query::Eight { start: target, .. } = target else {
-                        bail!("--target is not a 3×3 board");
-                    };
-                    for case in &mut input.cases {
-                        if let Ok(Query::Eight { target: t, .. }) = &mut case.query {
-                            *t = target;
-                        }
-                    }
+                    aim(&mut input, parse_target(&eight::EIGHT_ARGUMENTS, &target)?);
                 }
                 (input, view, from_stdin)
             }
@@ -147,15 +136,10 @@ impl Puzzle {
                 let (text, from_stdin) = boards_text(&boards)?;
                 let mut input = fifteen::FIFTEEN_UNTIL_EOF.parse(&text);
                 if let Some(target) = target {
-                    let target = parse_target(&fifteen::FIFTEEN_UNTIL_EOF, &target)?;
-                    let Query::Fifteen { start: target, .. } = target else {
-                        bail!("--target is not a 4×4 board");
-                    };
-                    for case in &mut input.cases {
-                        if let Ok(Query::Fifteen { target: t, .. }) = &mut case.query {
-                            *t = target;
-                        }
-                    }
+                    aim(
+                        &mut input,
+                        parse_target(&fifteen::FIFTEEN_UNTIL_EOF, &target)?,
+                    );
                 }
                 (input, view, from_stdin)
             }
@@ -172,11 +156,7 @@ impl Puzzle {
                 if let Some(text) = target {
                     let goal = sliding::read_board(size, text.split_whitespace())
                         .map_err(|e| anyhow::anyhow!("--target {text:?} ({size} board): {e}"))?;
-                    for case in &mut input.cases {
-                        if let Ok(Query::Sliding { target, .. }) = &mut case.query {
-                            *target = goal.clone();
-                        }
-                    }
+                    aim(&mut input, goal);
                 }
                 (input, view, from_stdin)
             }
@@ -230,17 +210,27 @@ fn boards_text(arguments: &[String]) -> anyhow::Result<(Vec<u8>, bool)> {
 
 /// A `--target` board, read as a board argument is (so it may be packed or split), and the only
 /// one.
-fn parse_target(format: &dyn Format, target: &str) -> anyhow::Result<Query> {
+fn parse_target(format: &dyn Format, target: &str) -> anyhow::Result<GridBoard> {
     let input = format.parse(target.as_bytes());
     match input.cases.as_slice() {
-        [case] => case
-            .query
-            .clone()
-            .map_err(|e| anyhow::anyhow!("--target {target:?}: {e}")),
+        [case] => match &case.query {
+            Ok(Query::Sliding(sliding)) => Ok(sliding.start.clone()),
+            Ok(Query::Solitaire(_)) => bail!("--target {target:?}: not a sliding board"),
+            Err(e) => bail!("--target {target:?}: {e}"),
+        },
         [] => bail!("--target is empty"),
         _ => bail!(
             "--target {target:?}: one board expected, found {}",
             input.cases.len()
         ),
+    }
+}
+
+/// Every sliding case of `input` aims at `target` rather than the standard goal.
+fn aim(input: &mut Input, target: GridBoard) {
+    for case in &mut input.cases {
+        if let Ok(Query::Sliding(sliding)) = &mut case.query {
+            sliding.target = target.clone();
+        }
     }
 }

@@ -7,10 +7,8 @@
 //! standard input the same way (one per line, or split and padded with any whitespace).
 
 mod command;
-mod json;
 mod printer;
 mod sliding;
-mod text;
 mod view;
 
 pub(crate) use self::command::Puzzle;

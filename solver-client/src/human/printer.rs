@@ -4,10 +4,10 @@
 use std::io::{self, Write as _};
 
 use super::view::View;
-use super::{json, text};
 use crate::case::{Answer, Case};
 use crate::failure::CaseError;
 use crate::output::Output;
+use crate::puzzle;
 use crate::sink::Sink;
 
 /// Writes answers for a person, or as JSON lines.
@@ -45,7 +45,7 @@ impl Sink for Printer {
     fn case(&mut self, case: &Case, answer: Result<&Answer, &CaseError>) -> io::Result<()> {
         let error = match (&case.query, answer) {
             (Ok(query), Ok(answer)) if self.view.json => {
-                let value = json::value(case.number, query, answer);
+                let value = puzzle::of(query).json(case.number, answer);
                 return writeln!(self.out, "{value}");
             }
             (Ok(query), Ok(answer)) => {
@@ -54,7 +54,12 @@ impl Sink for Printer {
                 } else {
                     String::new()
                 };
-                return text::write(&mut self.out, &prefix, self.view.show, query, answer);
+                return puzzle::of(query).write_text(
+                    &mut self.out,
+                    &prefix,
+                    self.view.show,
+                    answer,
+                );
             }
             (Err(error), _) => error.to_string(),
             (_, Err(error)) => error.to_string(),

@@ -7,7 +7,7 @@
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 
-use crate::case::{Input, MaxRatio, Query};
+use crate::case::{Input, MaxRatio, Query, Sliding};
 use crate::read_error::ReadError;
 
 /// `--size RxC` (also `R×C`): a shape the service takes.
@@ -53,10 +53,12 @@ pub(super) fn parse(text: &[u8], grid: Grid, max_ratio: MaxRatio) -> Input {
                 what: "tiles of a board",
             })
         } else {
-            read_board(grid, board.iter().map(|&(_, t)| t)).map(|start| Query::Sliding {
-                start,
-                target: GridBoard::goal(grid),
-                max_ratio,
+            read_board(grid, board.iter().map(|&(_, t)| t)).map(|start| {
+                Query::Sliding(Sliding {
+                    start,
+                    target: GridBoard::goal(grid),
+                    max_ratio,
+                })
             })
         };
         input.push(line, query);

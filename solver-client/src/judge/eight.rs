@@ -98,10 +98,7 @@ impl Format for Eight {
 
 /// The query for a board to the standard goal.
 fn to_goal(start: Board3) -> Query {
-    Query::Eight {
-        start,
-        target: Board3::goal(),
-    }
+    Query::sliding(&start, &Board3::goal())
 }
 
 /// Reads one 3×3 board at `at`: 9 tokens, or one packed token of 9 characters alone on its line
@@ -172,14 +169,8 @@ mod tests {
         assert_eq!(
             queries(&input),
             vec![
-                Query::Eight {
-                    start: board("2 3 4 1 5 0 7 6 8"),
-                    target: Board3::goal()
-                },
-                Query::Eight {
-                    start: Board3::goal(),
-                    target: Board3::goal()
-                },
+                Query::sliding(&board("2 3 4 1 5 0 7 6 8"), &Board3::goal()),
+                Query::sliding(&Board3::goal(), &Board3::goal()),
             ]
         );
     }

@@ -34,7 +34,7 @@ fn pair(boards: &[Token<'_>]) -> Result<Query, ReadError> {
     };
     let start = packed_board3(start).map_err(|e| e.within("start"))?;
     let target = packed_board3(target).map_err(|e| e.within("target"))?;
-    Ok(Query::Eight { start, target })
+    Ok(Query::sliding(&start, &target))
 }
 
 impl Format for EightII {
@@ -75,10 +75,10 @@ mod tests {
         assert_eq!(q.len(), 2);
         assert_eq!(
             q[0],
-            Query::Eight {
-                start: "1 2 0 4 5 3 7 8 6".parse::<Board3>().unwrap(),
-                target: Board3::goal()
-            }
+            Query::sliding(
+                &"1 2 0 4 5 3 7 8 6".parse::<Board3>().unwrap(),
+                &Board3::goal()
+            )
         );
     }
 

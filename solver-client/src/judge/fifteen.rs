@@ -35,10 +35,7 @@ const LAYOUT: Layout = Layout {
 
 /// The query for a board to the standard goal.
 fn to_goal(start: Board4) -> Query {
-    Query::Fifteen {
-        start,
-        target: Board4::goal(),
-    }
+    Query::sliding(&start, &Board4::goal())
 }
 
 impl Format for Fifteen {
@@ -84,10 +81,12 @@ mod tests {
         assert_eq!(q.len(), 2);
         assert_eq!(
             q[0],
-            Query::Fifteen {
-                start: "2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15".parse().unwrap(),
-                target: Board4::goal(),
-            }
+            Query::sliding(
+                &"2 3 4 0 1 5 7 8 9 6 10 12 13 14 11 15"
+                    .parse::<Board4>()
+                    .unwrap(),
+                &Board4::goal()
+            )
         );
     }
 

@@ -219,9 +219,11 @@ proptest! {
         prop_assert!(input.problems.is_empty());
         let expected: Vec<Query> = boards
             .iter()
-            .map(|(cells, _, _)| Query::Eight {
-                start: solver_core::Board3::from_cells(cells).unwrap(),
-                target: solver_core::Board3::goal(),
+            .map(|(cells, _, _)| {
+                Query::sliding(
+                    &solver_core::Board3::from_cells(cells).unwrap(),
+                    &solver_core::Board3::goal(),
+                )
             })
             .collect();
         prop_assert_eq!(queries(&input), expected);

@@ -6,10 +6,11 @@
 use std::sync::Arc;
 
 use solver_core::solitaire::{self, DEFAULT_MAX_MOVES, Position, Square, Step};
-use solver_core::{Board, Board3, Board4, Move};
+use solver_core::{Board, Board4, Move};
 
 use super::class::Class;
 use super::hard::Hard;
+use crate::case::{Pair, Query};
 
 /// Easy 15-puzzle boards are this many random moves from the goal.
 const EASY_WALK: std::ops::RangeInclusive<usize> = 10..=30;
@@ -46,24 +47,14 @@ impl Rng {
 
 /// One case as sent, with what its reply is checked against.
 #[derive(Debug, Clone)]
-pub(crate) enum Query {
-    /// A 3×3 start and target of the same parity.
-    Eight { start: Board3, target: Board3 },
-    /// A 4×4 start and target; the optimal length is `exact` when known, at most `at_most`.
-    Fifteen {
-        start: Board4,
-        /// `None`: the standard goal (sent as an empty target).
-        target: Option<Board4>,
-        exact: Option<usize>,
-        at_most: usize,
-    },
-    /// A Solitaire pair; `within`: the end was made by a walk of that many moves, so it must be
-    /// reachable in at most that many.
-    Solitaire {
-        start: Position,
-        end: Position,
-        within: Option<u32>,
-    },
+pub(crate) struct LoadCase {
+    /// The question, as any client case.
+    pub(crate) query: Query,
+    /// The optimal length, when known (the hard boards).
+    pub(crate) exact: Option<usize>,
+    /// An answer must exist and be at most this long (the walk that made the case); `None`: a
+    /// random Solitaire end, which may be unreachable.
+    pub(crate) at_most: Option<usize>,
 }
 
 /// Makes the cases of one stream.
@@ -87,7 +78,7 @@ impl Generator {
         }
     }
 
-    pub(crate) fn next(&mut self) -> Query {
+    pub(crate) fn next(&mut self) -> LoadCase {
         match self.class {
             Class::Eight => {
                 let target = random_board::<3>(&mut self.rng);
@@ -95,16 +86,23 @@ impl Generator {
                 if !start.can_reach(&target) {
                     start = swap_two_tiles(&start);
                 }
-                Query::Eight { start, target }
+                LoadCase {
+                    query: Query::sliding(&start, &target),
+                    exact: None,
+                    // Every 8-puzzle board is within 31 moves of every other of its parity.
+                    at_most: Some(31),
+                }
             }
             Class::FifteenEasy => {
                 let steps =
                     EASY_WALK.start() + self.rng.below(EASY_WALK.end() - EASY_WALK.start() + 1);
-                Query::Fifteen {
-                    start: walk(&Board4::goal(), steps, &mut self.rng),
-                    target: None,
+                LoadCase {
+                    query: Query::sliding(
+                        &walk(&Board4::goal(), steps, &mut self.rng),
+                        &Board4::goal(),
+                    ),
                     exact: None,
-                    at_most: steps,
+                    at_most: Some(steps),
                 }
             }
             Class::FifteenHard => {
@@ -122,11 +120,10 @@ impl Generator {
                         .collect();
                     Board4::from_cells(&cells).expect("a renaming keeps a board valid")
                 };
-                Query::Fifteen {
-                    start: rename(&hard.board),
-                    target: Some(rename(&Board4::goal())),
+                LoadCase {
+                    query: Query::sliding(&rename(&hard.board), &rename(&Board4::goal())),
                     exact: Some(hard.length),
-                    at_most: hard.length,
+                    at_most: Some(hard.length),
                 }
             }
             Class::Solitaire => {
@@ -136,21 +133,30 @@ impl Generator {
                 if self.rng.below(2) == 0 {
                     let moves = 1 + self.rng.below(DEFAULT_MAX_MOVES as usize);
                     let end = solitaire_walk(start, moves, &mut self.rng);
-                    Query::Solitaire {
-                        start,
-                        end,
-                        within: Some(moves as u32),
+                    LoadCase {
+                        query: solitaire_query(start, end),
+                        exact: None,
+                        at_most: Some(moves),
                     }
                 } else {
-                    Query::Solitaire {
-                        start,
-                        end: random_position(&mut self.rng),
-                        within: None,
+                    LoadCase {
+                        query: solitaire_query(start, random_position(&mut self.rng)),
+                        exact: None,
+                        at_most: None,
                     }
                 }
             }
         }
     }
+}
+
+/// Reach `end` from `start` within the default limit?
+fn solitaire_query(start: Position, end: Position) -> Query {
+    Query::Solitaire(Pair {
+        start,
+        end,
+        max_moves: DEFAULT_MAX_MOVES,
+    })
 }
 
 /// A uniformly random arrangement of the tiles and the blank.
@@ -257,17 +263,22 @@ mod tests {
         for class in Class::ALL {
             let mut generator = Generator::new(class, 7, 0, hard.clone());
             for _ in 0..200 {
-                match generator.next() {
-                    Query::Eight { start, target } => assert!(start.can_reach(&target)),
-                    Query::Fifteen { start, target, .. } => {
-                        assert!(start.can_reach(&target.unwrap_or_else(Board4::goal)));
+                let case = generator.next();
+                match &case.query {
+                    Query::Sliding(sliding) => {
+                        assert!(sliding.start.can_reach(&sliding.target));
+                        assert!(case.at_most.is_some());
                     }
-                    Query::Solitaire { start, end, within } => {
-                        if let Some(n) = within {
+                    Query::Solitaire(pair) => {
+                        if let Some(n) = case.at_most {
                             assert!((1..=8).contains(&n));
-                            let solved =
-                                solitaire::solve(&start, &end, 8, &solver_core::Stop::never());
-                            assert!(matches!(solved, Ok(Some(_))), "{start} -> {end}");
+                            let solved = solitaire::solve(
+                                &pair.start,
+                                &pair.end,
+                                8,
+                                &solver_core::Stop::never(),
+                            );
+                            assert!(matches!(solved, Ok(Some(_))), "{pair:?}");
                         }
                     }
                 }

@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Status;
 
-use super::cases::{Generator, Query};
+use super::cases::{Generator, LoadCase};
 use super::plan::Budget;
 use super::report::{ClassStats, Stats, lock};
 use super::wire::{self, Verdict};
@@ -87,7 +87,7 @@ impl Worker {
     async fn stream(&mut self) -> Ended {
         let (sender, receiver) = mpsc::channel::<pb::SolveRequest>(self.in_flight);
         let mut sender = Some(sender);
-        let mut pending: HashMap<u64, (Instant, Query)> = HashMap::with_capacity(self.in_flight);
+        let mut pending: HashMap<u64, (Instant, LoadCase)> = HashMap::with_capacity(self.in_flight);
         // The first cases go before the call, so a server that waits for them still answers.
         self.fill(&mut sender, &mut pending);
         let call = self
@@ -150,7 +150,7 @@ impl Worker {
     }
 
     /// When a stream that sends no more gives up waiting for `pending`.
-    fn stop_sending(&self, pending: &HashMap<u64, (Instant, Query)>) -> Instant {
+    fn stop_sending(&self, pending: &HashMap<u64, (Instant, LoadCase)>) -> Instant {
         Instant::now()
             + if pending.is_empty() {
                 CLOSE_GRACE
@@ -168,7 +168,7 @@ impl Worker {
     fn fill(
         &mut self,
         sender: &mut Option<mpsc::Sender<pb::SolveRequest>>,
-        pending: &mut HashMap<u64, (Instant, Query)>,
+        pending: &mut HashMap<u64, (Instant, LoadCase)>,
     ) {
         let mut sent = 0;
         while let Some(channel) = sender.as_ref() {
@@ -196,7 +196,7 @@ impl Worker {
         }
     }
 
-    fn judge(&mut self, reply: pb::SolveResponse, pending: &mut HashMap<u64, (Instant, Query)>) {
+    fn judge(&mut self, reply: pb::SolveResponse, pending: &mut HashMap<u64, (Instant, LoadCase)>) {
         let now = Instant::now();
         let Some((sent_at, query)) = wire::id(&reply).and_then(|id| pending.remove(&id)) else {
             let mut stats = self.stats();
@@ -233,7 +233,7 @@ impl Worker {
     fn failed(
         &self,
         status: &Status,
-        pending: &mut HashMap<u64, (Instant, Query)>,
+        pending: &mut HashMap<u64, (Instant, LoadCase)>,
         answered: bool,
     ) -> Ended {
         let code = format!("{:?}", status.code());

@@ -5,72 +5,42 @@ use std::io;
 use anyhow::bail;
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
-use solver_core::{Board3, Board4};
 use solver_server::Kind;
 
 use crate::case::Query;
 use crate::judge::{Format, eight, fifteen};
 use crate::output::Output;
 
-/// One sliding board of a served size.
+/// One sliding board of a served size, 2×2 to 8×8.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum AnyBoard {
-    /// 3×3.
-    Eight(Board3),
-    /// 4×4.
-    Fifteen(Board4),
-    /// Any other shape from 2×2 to 8×8 (given with `--size`).
-    Other(GridBoard),
-}
+pub(super) struct AnyBoard(GridBoard);
 
 impl AnyBoard {
     /// The shape: rows and columns.
     pub(super) fn shape(&self) -> (u32, u32) {
-        match self {
-            AnyBoard::Eight(_) => (3, 3),
-            AnyBoard::Fifteen(_) => (4, 4),
-            AnyBoard::Other(board) => (side(board.grid().rows()), side(board.grid().cols())),
-        }
+        let grid = self.0.grid();
+        (side(grid.rows()), side(grid.cols()))
     }
 
-    /// A board of `grid` from its cells: the 3×3 and 4×4 shapes as `solve eight` and `solve
-    /// fifteen` hold them, any other as a [`GridBoard`].
+    /// A board of `grid` from its cells.
     pub(super) fn from_cells<T: Copy + Into<u64>>(grid: Grid, cells: &[T]) -> anyhow::Result<Self> {
         let values: Vec<u64> = cells.iter().map(|&c| c.into()).collect();
-        let board = GridBoard::new(grid, &values)?;
-        let tiles = board.cells();
-        Ok(match (grid.rows(), grid.cols()) {
-            (3, 3) => AnyBoard::Eight(Board3::from_cells(tiles)?),
-            (4, 4) => AnyBoard::Fifteen(Board4::from_cells(tiles)?),
-            _ => AnyBoard::Other(board),
-        })
+        Ok(Self(GridBoard::new(grid, &values)?))
     }
 
     /// The standard goal of the same shape.
     pub(super) fn goal(&self) -> Self {
-        match self {
-            AnyBoard::Eight(_) => AnyBoard::Eight(Board3::goal()),
-            AnyBoard::Fifteen(_) => AnyBoard::Fifteen(Board4::goal()),
-            AnyBoard::Other(board) => AnyBoard::Other(GridBoard::goal(board.grid())),
-        }
+        Self(GridBoard::goal(self.0.grid()))
     }
 
     /// The cells row by row, 0 for the blank.
     pub(super) fn cells(&self) -> Vec<u32> {
-        match self {
-            AnyBoard::Eight(board) => board.cells().iter().map(|&c| u32::from(c)).collect(),
-            AnyBoard::Fifteen(board) => board.cells().iter().map(|&c| u32::from(c)).collect(),
-            AnyBoard::Other(board) => board.cells().iter().map(|&c| u32::from(c)).collect(),
-        }
+        self.0.cells().iter().map(|&c| u32::from(c)).collect()
     }
 
     /// The server tables it needs.
     pub(super) fn kind(&self) -> Kind {
-        match self {
-            AnyBoard::Eight(_) => Kind::Eight,
-            AnyBoard::Fifteen(_) => Kind::Fifteen,
-            AnyBoard::Other(_) => Kind::Sliding,
-        }
+        crate::puzzle::tables(self.0.grid())
     }
 }
 
@@ -153,11 +123,8 @@ pub(super) fn parse_board(what: &str, text: &str) -> anyhow::Result<AnyBoard> {
     }
     match input.cases.as_slice() {
         [case] => match &case.query {
-            Ok(Query::Eight { start, .. }) => Ok(AnyBoard::Eight(*start)),
-            Ok(Query::Fifteen { start, .. }) => Ok(AnyBoard::Fifteen(*start)),
-            Ok(Query::Solitaire(_) | Query::Sliding { .. }) => {
-                bail!("{what}: not a 3×3 or 4×4 board")
-            }
+            Ok(Query::Sliding(sliding)) => Ok(AnyBoard(sliding.start.clone())),
+            Ok(Query::Solitaire(_)) => bail!("{what}: not a 3×3 or 4×4 board"),
             Err(problem) => bail!("{what} {:?}: {problem}", shown(text)),
         },
         cases => bail!("{what}: one board expected, found {}", cases.len()),
@@ -178,7 +145,7 @@ fn parse_sized(what: &str, text: &str, grid: Grid) -> anyhow::Result<AnyBoard> {
     }
     let board = crate::human::read_board(grid, text.split_whitespace())
         .map_err(|e| anyhow::anyhow!("{what} {:?} ({grid} board): {e}", shown(text)))?;
-    AnyBoard::from_cells(grid, board.cells())
+    Ok(AnyBoard(board))
 }
 
 /// A side of a shape for the wire (2..=8).
@@ -202,11 +169,7 @@ pub(super) fn line(cells: &[u32]) -> String {
 
 /// Draws a board, one row per line, `.` for the blank.
 pub(super) fn write_board(out: &mut Output, board: &AnyBoard) -> io::Result<()> {
-    match board {
-        AnyBoard::Eight(board) => crate::draw::write_board(out, board),
-        AnyBoard::Fifteen(board) => crate::draw::write_board(out, board),
-        AnyBoard::Other(board) => crate::draw::write_grid(out, board),
-    }
+    crate::draw::write_grid(out, &board.0)
 }
 
 #[cfg(test)]
@@ -216,11 +179,11 @@ mod tests {
     #[test]
     fn boards_of_both_sizes_in_the_forms_solve_reads() {
         let packed = parse_board("BOARD", "12345678x").unwrap();
-        assert_eq!(packed, AnyBoard::Eight(Board3::goal()));
+        assert_eq!(packed, AnyBoard(GridBoard::goal(Grid::EIGHT)));
         let split = parse_board("BOARD", "1\n2\n3\n4\n5\n6\n7\n8\n0").unwrap();
         assert_eq!(split, packed);
         let fifteen = parse_board("BOARD", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0").unwrap();
-        assert_eq!(fifteen, AnyBoard::Fifteen(Board4::goal()));
+        assert_eq!(fifteen, AnyBoard(GridBoard::goal(Grid::FIFTEEN)));
         assert_eq!(fifteen.cells().len(), 16);
     }
 

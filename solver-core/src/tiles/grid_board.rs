@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::board::{BoardError, Move, ReplayError};
+use super::board::{Board, BoardError, Move, ReplayError};
 use super::grid::Grid;
 
 /// A `rows × cols` board: every tile `1..cells` and the blank (0) exactly once, row-major from
@@ -144,6 +144,17 @@ impl GridBoard {
     }
 }
 
+impl<const W: usize> From<&Board<W>> for GridBoard {
+    /// The same square board in the size-generic form (the 8- and 15-puzzle's boards are
+    /// boards of any shape too).
+    fn from(board: &Board<W>) -> Self {
+        Self {
+            grid: Grid::new(W, W).expect("a Board's width is a grid side"),
+            cells: board.cells().to_vec(),
+        }
+    }
+}
+
 impl fmt::Display for GridBoard {
     /// Rows of space-separated numbers, 0 for the blank, rows separated by newlines.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -165,6 +176,18 @@ impl fmt::Display for GridBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn square_boards_convert() {
+        let board = crate::Board3::goal().apply(Move::Up).unwrap();
+        let grid = GridBoard::from(&board);
+        assert_eq!(grid.grid(), Grid::EIGHT);
+        assert_eq!(grid.cells(), board.cells());
+        assert_eq!(
+            GridBoard::from(&crate::Board4::goal()),
+            GridBoard::goal(Grid::FIFTEEN)
+        );
+    }
 
     #[test]
     fn bad_boards_name_what_is_wrong() {
