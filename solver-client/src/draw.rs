@@ -3,9 +3,9 @@
 
 use std::io::{self, Write as _};
 
+use solver_core::Move;
 use solver_core::solitaire::{Position, Step};
 use solver_core::tiles::grid_board::GridBoard;
-use solver_core::Move;
 
 use crate::output::Output;
 
