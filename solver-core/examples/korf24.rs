@@ -188,7 +188,7 @@ fn main() {
         return;
     }
     // With --file, the bounded search is guided by the databases too.
-    let dbs = file.as_ref().map(|f| databases(Some(f), threads));
+    let dbs = file.as_ref().map(|f| Arc::new(databases(Some(f), threads)));
     let first = range.first().copied().unwrap_or(1);
     let last = range.get(1).copied().unwrap_or(50);
     let grid = Grid::new(5, 5).expect("5x5");

@@ -34,11 +34,13 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
+use std::sync::Arc;
+use std::time::Instant;
 
 use foldhash::fast::FixedState;
 
 use super::board::Move;
-use super::constructive;
+use super::constructive::Constructive;
 use super::distance::Distance;
 use super::grid::Grid;
 use super::grid_board::GridBoard;
@@ -130,7 +132,7 @@ fn fraction(weight: f64) -> u64 {
 /// search answers with its first weight (a tenth below `max_ratio`, at most 1.4) within its
 /// budget, and often when only a larger weight answers (the open list's bound then proves more
 /// than the weight); the proven ratio is reported either way. `max_ratio` below 1 counts as 1.
-/// The same boards always get the same answer.
+/// The same boards always get the same answer. [`BoundedSearch`] does the same in slices.
 ///
 /// # Errors
 /// [`Stopped`] when `stop` fires first.
@@ -143,15 +145,7 @@ pub fn solve(
     max_ratio: f64,
     stop: &Stop,
 ) -> Result<Bounded, Stopped> {
-    let distance = Distance::new(start.grid(), target.cells());
-    let budget = if start.grid().cells() > 25 {
-        LARGE_BUDGET
-    } else {
-        BUDGET
-    };
-    solve_by(start, target, max_ratio, stop, budget, &|cells| {
-        distance.value(cells)
-    })
+    BoundedSearch::new(start, target, max_ratio).finish(stop)
 }
 
 /// [`solve`] guided by the pattern databases `dbs` (the larger of their sum and its reflection)
@@ -167,78 +161,271 @@ pub fn solve_with_databases(
     start: &GridBoard,
     target: &GridBoard,
     max_ratio: f64,
-    dbs: &GridDatabases,
+    dbs: &Arc<GridDatabases>,
     stop: &Stop,
 ) -> Result<Bounded, Stopped> {
-    let evaluator = Evaluator::new(dbs, target).expect("the databases fit the target");
-    solve_by(start, target, max_ratio, stop, DATABASE_BUDGET, &|cells| {
-        evaluator.value(dbs, cells)
-    })
+    BoundedSearch::with_databases(start, target, max_ratio, Arc::clone(dbs)).finish(stop)
 }
 
-fn solve_by(
-    start: &GridBoard,
-    target: &GridBoard,
-    max_ratio: f64,
-    stop: &Stop,
+/// The estimate a search orders its boards by: admissible, owned so that a suspended search
+/// can move between threads.
+type Estimate = Box<dyn Fn(&[u8]) -> u32 + Send + Sync>;
+
+/// How far one call to [`BoundedSearch::run`] got.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// The slice ended first: call again to go on where it stopped.
+    Suspended,
+    /// The answer.
+    Done(Bounded),
+}
+
+/// Where a [`BoundedSearch`] stands.
+#[derive(Debug)]
+enum Phase {
+    /// Looking for a first answer within `limit` boards generated in all.
+    First { limit: u64 },
+    /// Shortening the first answer (of length `first_len`) within the total budget.
+    Shorter { first_len: usize },
+    /// No weight answered: building the answer the constructive way.
+    Building(Box<Constructive>),
+}
+
+/// [`solve`] as a value that runs in slices: each call to [`run`](Self::run) goes on until the
+/// answer, the stop check or the slice's end, and the next call resumes exactly there (the same
+/// answer and the same work as in one go). It holds the boards it has reached, up to its budget
+/// of boards generated ([`BoundedSearch::memory_ceiling`] at most).
+pub struct BoundedSearch {
+    start: GridBoard,
+    target: GridBoard,
+    search: Search,
     budget: Budget,
-    h: &dyn Fn(&[u8]) -> u32,
-) -> Result<Bounded, Stopped> {
-    assert!(start.can_reach(target), "the target is reachable");
-    let h0 = h(start.cells());
-    let mut stats = SearchStats {
-        iterations: 1,
-        ..SearchStats::default()
-    };
-    // A tenth below the ratio, and at most FIRST_WEIGHT: closer answers for the same work, and
-    // the weight still proves the ratio.
-    let mut num = fraction(max_ratio.clamp(1.0, MAX_WEIGHT))
-        .saturating_sub(1)
-        .min(fraction(FIRST_WEIGHT))
-        .max(DEN);
-    let mut search = Search::new(start, h, num);
-    let mut limit = budget.phase;
-    while search.run(limit, stop, &mut stats)? != Ran::Answer {
-        if stats.iterations == WEIGHTS || num * 2 > fraction(MAX_WEIGHT) {
-            let moves = constructive::solve(start, target);
-            return Ok(Bounded {
-                lower_bound: proven(h0.max(search.open_bound()), moves.len()),
-                moves,
-                method: Method::Constructive,
-                stats,
-            });
-        }
-        num *= 2;
-        search.reweigh(num);
-        limit += budget.phase;
-        stats.iterations += 1;
+    /// The weight, `num / DEN`.
+    num: u64,
+    h0: u32,
+    stats: SearchStats,
+    phase: Phase,
+}
+
+impl std::fmt::Debug for BoundedSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoundedSearch")
+            .field("num", &self.num)
+            .field("stats", &self.stats)
+            .field("phase", &self.phase)
+            .finish_non_exhaustive()
     }
-    let first_len = search.best.as_ref().map_or(0, Vec::len);
-    // At weight 1 the first answer is optimal; otherwise shorter ones are looked for.
-    let optimal = num == DEN
-        || loop {
-            match search.run(budget.total, stop, &mut stats)? {
-                Ran::Answer => {}
-                Ran::Limit => break false,
-                Ran::Exhausted => break true,
-            }
+}
+
+impl BoundedSearch {
+    /// A search from `start` to `target` (which must be reachable) guided by Manhattan distance
+    /// and linear conflicts.
+    ///
+    /// # Panics
+    /// When `target` cannot be reached from `start`.
+    #[must_use]
+    pub fn new(start: &GridBoard, target: &GridBoard, max_ratio: f64) -> Self {
+        let distance = Distance::new(start.grid(), target.cells());
+        let budget = if start.grid().cells() > 25 {
+            LARGE_BUDGET
+        } else {
+            BUDGET
         };
-    let open = search.open_bound();
-    let moves = search.best.take().expect("an answer");
-    let bound = if optimal {
-        u32::try_from(moves.len()).unwrap_or(u32::MAX)
-    } else {
-        // The first answer's length bounds the optimum by the weight it was found with.
-        let by_weight = (first_len as u64 * DEN).div_ceil(num);
-        let by_weight = u32::try_from(by_weight).unwrap_or(u32::MAX);
-        by_weight.max(h0).max(open)
-    };
-    Ok(Bounded {
-        lower_bound: proven(bound, moves.len()),
-        moves,
-        method: Method::Weighted(num as f64 / DEN as f64),
-        stats,
-    })
+        Self::by(
+            start,
+            target,
+            max_ratio,
+            budget,
+            Box::new(move |cells| distance.value(cells)),
+        )
+    }
+
+    /// A search guided by the pattern databases `dbs`.
+    ///
+    /// # Panics
+    /// When `target` cannot be reached from `start`, or `dbs` does not
+    /// [`fit`](GridDatabases::fits) `target`.
+    #[must_use]
+    pub fn with_databases(
+        start: &GridBoard,
+        target: &GridBoard,
+        max_ratio: f64,
+        dbs: Arc<GridDatabases>,
+    ) -> Self {
+        let evaluator = Evaluator::new(&dbs, target).expect("the databases fit the target");
+        Self::by(
+            start,
+            target,
+            max_ratio,
+            DATABASE_BUDGET,
+            Box::new(move |cells| evaluator.value(&dbs, cells)),
+        )
+    }
+
+    fn by(
+        start: &GridBoard,
+        target: &GridBoard,
+        max_ratio: f64,
+        budget: Budget,
+        h: Estimate,
+    ) -> Self {
+        assert!(start.can_reach(target), "the target is reachable");
+        let h0 = h(start.cells());
+        // A tenth below the ratio, and at most FIRST_WEIGHT: closer answers for the same work,
+        // and the weight still proves the ratio.
+        let num = fraction(max_ratio.clamp(1.0, MAX_WEIGHT))
+            .saturating_sub(1)
+            .min(fraction(FIRST_WEIGHT))
+            .max(DEN);
+        Self {
+            start: start.clone(),
+            target: target.clone(),
+            search: Search::new(start, h, num),
+            budget,
+            num,
+            h0,
+            stats: SearchStats {
+                iterations: 1,
+                ..SearchStats::default()
+            },
+            phase: Phase::First {
+                limit: budget.phase,
+            },
+        }
+    }
+
+    /// The most memory this search can hold, in bytes: every board it may generate stored
+    /// once (cells, `g`, `h`, parent, move, each array at most doubled by growth) with its index
+    /// slot (the index at most a quarter full) and an open-list entry (also at most doubled).
+    #[must_use]
+    pub fn memory_ceiling(&self) -> usize {
+        let boards = self
+            .budget
+            .total
+            .max(u64::from(WEIGHTS) * self.budget.phase);
+        let per_board = 2 * (self.start.cells().len() + 13) + 4 * 8 + 2 * 24;
+        usize::try_from(boards).unwrap_or(usize::MAX) * per_board
+    }
+
+    /// The work done so far.
+    #[must_use]
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// The lower bound proven so far: the heuristic of the start and the least `g + h` waiting.
+    #[must_use]
+    pub fn lower_bound(&self) -> u32 {
+        self.h0.max(self.search.open_bound())
+    }
+
+    /// Runs until the answer, `stop` or `slice_end` (checked every [`POLL_INTERVAL`](crate::stop::POLL_INTERVAL) boards,
+    /// and between the constructive method's groups).
+    ///
+    /// # Errors
+    /// [`Stopped`] when `stop` fires first; the search is then over.
+    pub fn run(&mut self, stop: &Stop, slice_end: Option<Instant>) -> Result<Step, Stopped> {
+        loop {
+            match &mut self.phase {
+                Phase::First { limit } => {
+                    match self.search.run(*limit, stop, slice_end, &mut self.stats)? {
+                        Ran::Suspended => return Ok(Step::Suspended),
+                        Ran::Answer => {
+                            let first_len = self.search.best.as_ref().map_or(0, Vec::len);
+                            // At weight 1 the first answer is optimal.
+                            if self.num == DEN {
+                                let moves = self.search.best.take().expect("an answer");
+                                let len = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+                                return Ok(Step::Done(self.answer(moves, len, true)));
+                            }
+                            self.phase = Phase::Shorter { first_len };
+                        }
+                        Ran::Limit | Ran::Exhausted => {
+                            if self.stats.iterations == WEIGHTS
+                                || self.num * 2 > fraction(MAX_WEIGHT)
+                            {
+                                self.phase = Phase::Building(Box::new(Constructive::new(
+                                    &self.start,
+                                    &self.target,
+                                )));
+                            } else {
+                                self.num *= 2;
+                                self.search.reweigh(self.num);
+                                *limit += self.budget.phase;
+                                self.stats.iterations += 1;
+                            }
+                        }
+                    }
+                }
+                Phase::Shorter { first_len } => {
+                    let first_len = *first_len;
+                    let optimal =
+                        match self
+                            .search
+                            .run(self.budget.total, stop, slice_end, &mut self.stats)?
+                        {
+                            Ran::Suspended => return Ok(Step::Suspended),
+                            Ran::Answer => continue,
+                            Ran::Limit => false,
+                            Ran::Exhausted => true,
+                        };
+                    let open = self.search.open_bound();
+                    let moves = self.search.best.take().expect("an answer");
+                    let bound = if optimal {
+                        u32::try_from(moves.len()).unwrap_or(u32::MAX)
+                    } else {
+                        // The first answer's length bounds the optimum by the weight it was
+                        // found with.
+                        let by_weight = (first_len as u64 * DEN).div_ceil(self.num);
+                        u32::try_from(by_weight)
+                            .unwrap_or(u32::MAX)
+                            .max(self.h0)
+                            .max(open)
+                    };
+                    return Ok(Step::Done(self.answer(moves, bound, true)));
+                }
+                Phase::Building(building) => {
+                    if let Some(reason) = stop.check(self.stats.nodes) {
+                        return Err(Stopped {
+                            reason,
+                            stats: self.stats,
+                        });
+                    }
+                    if let Some(moves) = building.step() {
+                        let bound = self.h0.max(self.search.open_bound());
+                        return Ok(Step::Done(self.answer(moves, bound, false)));
+                    }
+                    if slice_end.is_some_and(|end| Instant::now() >= end) {
+                        return Ok(Step::Suspended);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs to the end in one go.
+    fn finish(mut self, stop: &Stop) -> Result<Bounded, Stopped> {
+        match self.run(stop, None)? {
+            Step::Done(answer) => Ok(answer),
+            Step::Suspended => unreachable!("a run without a slice end is never suspended"),
+        }
+    }
+
+    fn answer(&mut self, moves: Vec<Move>, bound: u32, weighted: bool) -> Bounded {
+        // The boards are no longer needed: free them now rather than when the value goes.
+        self.search.boards = Boards::new(0);
+        self.search.open = BinaryHeap::new();
+        Bounded {
+            lower_bound: proven(bound, moves.len()),
+            moves,
+            method: if weighted {
+                Method::Weighted(self.num as f64 / DEN as f64)
+            } else {
+                Method::Constructive
+            },
+            stats: self.stats,
+        }
+    }
 }
 
 /// A lower bound raised to the parity every path between the two boards shares (that of the
@@ -373,15 +560,17 @@ enum Ran {
     Limit,
     /// The open list is empty: no board can lead to an answer shorter than the best.
     Exhausted,
+    /// The slice ended: run again to go on.
+    Suspended,
 }
 
 /// Weighted A* with re-opening (`g + w·h`, ties to the larger `g`), which may go on after an
 /// answer with it as an upper bound (Hansen & Zhou, "Anytime heuristic search", 2007): boards
 /// whose `g + h` (`h` admissible) reaches the best length are dropped, and the weight may change
 /// between calls to [`run`](Self::run).
-struct Search<'a> {
+struct Search {
     grid: Grid,
-    estimate: &'a dyn Fn(&[u8]) -> u32,
+    estimate: Estimate,
     boards: Boards,
     /// Key (`DEN·g + num·h`: ties go to the smaller `h`, so the larger `g`), `h`, `g` and id of
     /// each board waiting; an entry whose `g` is no longer its board's is stale.
@@ -394,8 +583,8 @@ struct Search<'a> {
     nodes: u64,
 }
 
-impl<'a> Search<'a> {
-    fn new(start: &GridBoard, estimate: &'a dyn Fn(&[u8]) -> u32, num: u64) -> Self {
+impl Search {
+    fn new(start: &GridBoard, estimate: Estimate, num: u64) -> Self {
         let mut boards = Boards::new(start.cells().len());
         let h = estimate(start.cells());
         let root = boards.add(start.cells(), Boards::hash(start.cells()), 0, h, 0, None);
@@ -448,9 +637,15 @@ impl<'a> Search<'a> {
             .fold(self.cutoff(), u32::min)
     }
 
-    /// Searches on until a shorter answer, more than `limit` boards generated in all, or an
-    /// empty open list.
-    fn run(&mut self, limit: u64, stop: &Stop, stats: &mut SearchStats) -> Result<Ran, Stopped> {
+    /// Searches on until a shorter answer, more than `limit` boards generated in all, an empty
+    /// open list, or `slice_end` (checked with `stop`).
+    fn run(
+        &mut self,
+        limit: u64,
+        stop: &Stop,
+        slice_end: Option<Instant>,
+        stats: &mut SearchStats,
+    ) -> Result<Ran, Stopped> {
         let size = self.boards.size;
         let mut buf = [0u8; 64];
         let mut poll = stop.next_poll(stats.nodes);
@@ -514,6 +709,9 @@ impl<'a> Search<'a> {
                         reason,
                         stats: *stats,
                     });
+                }
+                if slice_end.is_some_and(|end| Instant::now() >= end) {
+                    return Ok(Ran::Suspended);
                 }
                 poll = stop.next_poll(stats.nodes);
             }
@@ -585,7 +783,10 @@ mod tests {
         let goal = GridBoard::goal(grid);
         let pruning = PruningTables::new();
         let distance = Distance::new(grid, goal.cells());
-        let md = |cells: &[u8]| distance.value(cells);
+        let md = || -> Estimate {
+            let distance = distance.clone();
+            Box::new(move |cells: &[u8]| distance.value(cells))
+        };
         let mut proved = 0;
         for seed in 1..16 {
             let start = scrambled(grid, 200, seed);
@@ -594,15 +795,17 @@ mod tests {
                 .len();
             for weight in [1.5, 3.0] {
                 let mut stats = SearchStats::default();
-                let mut search = Search::new(&start, &md, fraction(weight));
-                let ran = search.run(u64::MAX, &Stop::never(), &mut stats).unwrap();
+                let mut search = Search::new(&start, md(), fraction(weight));
+                let ran = search
+                    .run(u64::MAX, &Stop::never(), None, &mut stats)
+                    .unwrap();
                 assert_eq!(ran, Ran::Answer);
                 let mut last = search.best.as_ref().unwrap().len();
                 assert!(last as f64 <= weight * optimal as f64 + 1e-9);
                 let mut limit = search.nodes;
                 while limit < 200_000 {
                     limit += 5_000;
-                    let ran = search.run(limit, &Stop::never(), &mut stats).unwrap();
+                    let ran = search.run(limit, &Stop::never(), None, &mut stats).unwrap();
                     let best = search.best.as_ref().unwrap();
                     assert_eq!(start.replay(best).unwrap(), goal);
                     assert!(best.len() <= last, "seed {seed}, weight {weight}");
@@ -645,7 +848,11 @@ mod tests {
                 let target = scrambled(grid, 301, seed);
                 let distances = bfs::distances(target.clone(), u32::MAX);
                 let distance = Distance::new(grid, target.cells());
-                let md = |cells: &[u8]| distance.value(cells);
+                let by = |start: &GridBoard, ratio: f64, budget: Budget| {
+                    let distance = distance.clone();
+                    let md: Estimate = Box::new(move |cells: &[u8]| distance.value(cells));
+                    BoundedSearch::by(start, &target, ratio, budget, md).finish(&Stop::never())
+                };
                 for start_seed in 1..5 {
                     let start = scrambled(grid, 300 + start_seed, seed * 31 + start_seed as u64);
                     let start = if start.can_reach(&target) {
@@ -656,12 +863,8 @@ mod tests {
                     let optimal = distances[&start] as usize;
                     for budget in budgets {
                         for ratio in [1.0, 1.5, 3.0] {
-                            let answer =
-                                solve_by(&start, &target, ratio, &Stop::never(), budget, &md)
-                                    .unwrap();
-                            let again =
-                                solve_by(&start, &target, ratio, &Stop::never(), budget, &md)
-                                    .unwrap();
+                            let answer = by(&start, ratio, budget).unwrap();
+                            let again = by(&start, ratio, budget).unwrap();
                             assert_eq!(answer, again, "the same answer");
                             assert_eq!(start.replay(&answer.moves).unwrap(), target);
                             let len = answer.moves.len();
@@ -696,5 +899,49 @@ mod tests {
         let answer = solve(&start, &goal, 2.0, &Stop::never()).unwrap();
         assert_eq!(start.replay(&answer.moves).unwrap(), goal);
         assert!(answer.lower_bound as usize <= answer.moves.len());
+    }
+
+    /// Run in slices that end at once (every poll suspends), a search gives exactly the answer
+    /// and the work of one run in one go, in each way it can end (weighted, a doubled weight,
+    /// constructive), and stops at the node budget in slices too.
+    #[test]
+    fn slices_give_the_same_answer_as_one_go() {
+        let cases = [
+            (3, 4, 200, 1.5, 3),
+            (4, 5, 400, 1.5, 2),
+            (5, 5, 2_000, 1.2, 1),
+            (8, 8, 3_000, 2.0, 2),
+        ];
+        let mut suspended = 0;
+        for (rows, cols, steps, ratio, seeds) in cases {
+            let grid = Grid::new(rows, cols).unwrap();
+            let goal = GridBoard::goal(grid);
+            for seed in 1..=seeds {
+                let start = scrambled(grid, steps, seed);
+                let whole = solve(&start, &goal, ratio, &Stop::never()).unwrap();
+                let mut search = BoundedSearch::new(&start, &goal, ratio);
+                let sliced = loop {
+                    match search.run(&Stop::never(), Some(Instant::now())).unwrap() {
+                        Step::Suspended => suspended += 1,
+                        Step::Done(answer) => break answer,
+                    }
+                };
+                assert_eq!(sliced, whole, "{rows}x{cols} seed {seed}");
+            }
+        }
+        assert!(suspended > 100, "{suspended} suspensions");
+        let grid = Grid::new(5, 5).unwrap();
+        let goal = GridBoard::goal(grid);
+        let start = scrambled(grid, 2_000, 9);
+        let stop = Stop::never().with_node_budget(5_000);
+        let mut search = BoundedSearch::new(&start, &goal, 1.5);
+        let stopped = loop {
+            match search.run(&stop, Some(Instant::now())) {
+                Ok(Step::Suspended) => {}
+                Ok(Step::Done(answer)) => panic!("answered within the budget: {answer:?}"),
+                Err(stopped) => break stopped,
+            }
+        };
+        assert_eq!(stopped.reason, crate::stop::StopReason::NodeBudget);
     }
 }

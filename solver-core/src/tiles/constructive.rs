@@ -23,27 +23,73 @@ use super::grid_board::GridBoard;
 /// [`GridBoard::can_reach`]).
 #[must_use]
 pub fn solve(start: &GridBoard, target: &GridBoard) -> Vec<Move> {
-    let grid = start.grid();
-    let mut hub = grid.goal();
-    if grid.parity(&hub) != grid.parity(start.cells()) {
-        let corner = (grid.rows() - 2) * grid.cols() + grid.cols() - 2;
-        hub.swap(corner, corner + 1);
-    }
-    let mut moves = to_hub(grid, start.cells(), &hub);
-    let back = to_hub(grid, target.cells(), &hub);
-    for mv in back.iter().rev() {
-        let undone = mv.reverse();
-        if moves.last() == Some(&undone.reverse()) {
-            moves.pop();
-        } else {
-            moves.push(undone);
+    let mut building = Constructive::new(start, target);
+    loop {
+        if let Some(moves) = building.step() {
+            return moves;
         }
     }
-    moves
 }
 
-/// Moves taking `cells` to `hub` (blank in the bottom-right cell), group by group.
-fn to_hub(grid: Grid, cells: &[u8], hub: &[u8]) -> Vec<Move> {
+/// The constructive method one group of tiles at a time, so that a caller sharing a CPU can
+/// stop between groups (a group's search takes at most a few milliseconds on 8×8).
+#[derive(Debug, Clone)]
+pub struct Constructive {
+    /// The start's half (towards the hub), then the target's.
+    halves: [Placer; 2],
+    /// The groups of cells each half places, in order (the last one brings the blank home).
+    groups: Vec<Vec<usize>>,
+    /// The next group to place: `0..groups.len()` for the start's half, then the target's.
+    next: usize,
+    hub: Vec<u8>,
+}
+
+impl Constructive {
+    /// The method from `start` to `target` (which must be reachable from it), nothing placed
+    /// yet.
+    #[must_use]
+    pub fn new(start: &GridBoard, target: &GridBoard) -> Self {
+        let grid = start.grid();
+        let mut hub = grid.goal();
+        if grid.parity(&hub) != grid.parity(start.cells()) {
+            let corner = (grid.rows() - 2) * grid.cols() + grid.cols() - 2;
+            hub.swap(corner, corner + 1);
+        }
+        Self {
+            halves: [Placer::new(grid, start.cells()), Placer::new(grid, target.cells())],
+            groups: groups(grid),
+            next: 0,
+            hub,
+        }
+    }
+
+    /// Places the next group; the whole path once the last group of the target's half is
+    /// placed.
+    pub fn step(&mut self) -> Option<Vec<Move>> {
+        let count = self.groups.len();
+        let (half, group) = (self.next / count, self.next % count);
+        self.halves[half].place(&self.groups[group], &self.hub, group + 1 == count);
+        self.next += 1;
+        if self.next < 2 * count {
+            return None;
+        }
+        let mut moves = std::mem::take(&mut self.halves[0].moves);
+        for mv in self.halves[1].moves.iter().rev() {
+            let undone = mv.reverse();
+            if moves.last() == Some(&undone.reverse()) {
+                moves.pop();
+            } else {
+                moves.push(undone);
+            }
+        }
+        Some(moves)
+    }
+}
+
+/// The groups of cells placed one after another: rows from the top (the last two tiles of a row
+/// together), then columns from the left (both tiles together), then the last block (three
+/// cells; its step also brings the blank to the last cell).
+fn groups(grid: Grid) -> Vec<Vec<usize>> {
     let (rows, cols) = (grid.rows(), grid.cols());
     let at = |r: usize, c: usize| r * cols + c;
     let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -54,25 +100,16 @@ fn to_hub(grid: Grid, cells: &[u8], hub: &[u8]) -> Vec<Move> {
     for c in 0..cols - 2 {
         groups.push(vec![at(rows - 2, c), at(rows - 1, c)]);
     }
-    let mut board = Placer {
-        grid,
-        cells: cells.to_vec(),
-        fixed: vec![false; grid.cells()],
-        moves: Vec::new(),
-    };
-    for group in groups {
-        board.place(&group, hub, false);
-    }
-    let block = [
+    groups.push(vec![
         at(rows - 2, cols - 2),
         at(rows - 2, cols - 1),
         at(rows - 1, cols - 2),
-    ];
-    board.place(&block, hub, true);
-    board.moves
+    ]);
+    groups
 }
 
 /// The board being solved and the cells already fixed.
+#[derive(Debug, Clone)]
 struct Placer {
     grid: Grid,
     cells: Vec<u8>,
@@ -81,6 +118,15 @@ struct Placer {
 }
 
 impl Placer {
+    fn new(grid: Grid, cells: &[u8]) -> Self {
+        Self {
+            grid,
+            cells: cells.to_vec(),
+            fixed: vec![false; grid.cells()],
+            moves: Vec::new(),
+        }
+    }
+
     /// Brings the tiles `hub` has at `targets` there (and, when `blank_home`, the blank to the
     /// last cell) by a shortest sequence of moves inside the free cells, then fixes `targets`.
     fn place(&mut self, targets: &[usize], hub: &[u8], blank_home: bool) {

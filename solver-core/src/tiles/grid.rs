@@ -133,6 +133,18 @@ impl Grid {
         }
     }
 
+    /// The farthest distance a caller may ask a board of this shape to be from its goal: the
+    /// radius where it is known, else `cells × (rows + cols)`, a loose multiple of the size
+    /// above every published bound on the radius (the 24-puzzle's is at most 208, Karlemo &
+    /// Östergård 2000; this gives 250), so that no request asks for unbounded work.
+    #[must_use]
+    pub fn max_distance(self) -> u32 {
+        self.known_radius().unwrap_or_else(|| {
+            let (rows, cols) = (self.rows() as u32, self.cols() as u32);
+            rows * cols * (rows + cols)
+        })
+    }
+
     /// The standard goal: tiles `1..cells` in row-major order, the blank in the last cell.
     #[must_use]
     pub fn goal(self) -> Vec<u8> {
