@@ -60,10 +60,14 @@ pub(crate) struct Grids {
     held: AtomicU64,
     /// The most bytes a build may peak at, with the sets held.
     budget: u64,
+    /// The most bytes a build started for a request may peak at (see [`Grids::new`]).
+    request_build: u64,
     data: DataDir,
     threads: usize,
     /// The move-pruning automata of the shapes searched so far.
     pruning: PruningTables,
+    /// The shapes whose automaton build has been started.
+    pruning_builds: Mutex<HashSet<Grid>>,
 }
 
 /// Whether a shape's optimal answers come from a complete table.
@@ -108,7 +112,13 @@ fn partition_for(grid: Grid, blank: usize, budget: u64) -> Option<Partition> {
 impl Grids {
     /// No tables yet; builds use `threads` threads and keep their files in `data`; the tables
     /// held and a build in progress take at most `budget` bytes (see [`memory_budget`]).
-    pub(crate) fn new(data: DataDir, threads: usize, budget: u64) -> Self {
+    ///
+    /// A request may load any stored set that fits, but only start a build that peaks within
+    /// `request_build` bytes: a larger set (the 24-puzzle's 6-6-6-6, 2.9 GB while built) is
+    /// built by an operator (`solver-client databases build --size 5x5`, or the server's
+    /// `build-databases`), and until it is stored a request gets the strongest set whose build
+    /// fits.
+    pub(crate) fn new(data: DataDir, threads: usize, budget: u64, request_build: u64) -> Self {
         Self {
             tables: Mutex::default(),
             databases: Mutex::default(),
@@ -116,16 +126,34 @@ impl Grids {
             building: Arc::new(AtomicBool::new(false)),
             held: AtomicU64::new(0),
             budget: memory_budget(budget),
+            request_build,
             data,
             threads,
             pruning: PruningTables::new(),
+            pruning_builds: Mutex::default(),
         }
     }
 
-    /// The move-pruning automaton for optimal searches on `grid`, built on first use (well
-    /// under a second; see [`fsm::longest_for`]).
-    pub(crate) fn pruning(&self, grid: Grid) -> Arc<MovePruning> {
-        self.pruning.get(grid, Move::ALL, fsm::longest_for(grid))
+    /// The move-pruning automaton for optimal searches on `grid` when it is built; else `None`,
+    /// and its build (up to half a second, in one step) is handed to `start` to run on a paced
+    /// build thread, once. A search without it gives the same answer with more nodes.
+    pub(crate) fn pruning(
+        self: &Arc<Self>,
+        grid: Grid,
+        start: impl FnOnce(Box<dyn FnOnce(&dyn Pace) + Send>),
+    ) -> Option<Arc<MovePruning>> {
+        let longest = fsm::longest_for(grid);
+        if self.pruning.is_built(grid, Move::ALL, longest) {
+            return Some(self.pruning.get(grid, Move::ALL, longest));
+        }
+        if lock(&self.pruning_builds).insert(grid) {
+            let grids = Arc::clone(self);
+            start(Box::new(move |pace: &dyn Pace| {
+                let _turn = pace.enter();
+                let _ = grids.pruning.get(grid, Move::ALL, longest);
+            }));
+        }
+        None
     }
 
     /// The bytes left for a build.
@@ -181,8 +209,24 @@ impl Grids {
             // The table, and the build's two frontier bit sets of one bit per board.
             table_bytes(grid) * 3 <= self.room()
         } else {
-            grid.cells() <= MAX_DATABASE_CELLS && partition_for(grid, blank, self.room()).is_some()
+            grid.cells() <= MAX_DATABASE_CELLS && self.partition_to_use(grid, blank).is_some()
         }
+    }
+
+    /// The databases a case on `grid` towards `blank` gets: the strongest the room allows when
+    /// it is stored (loading takes seconds), else the strongest whose build also fits the
+    /// request build limit.
+    fn partition_to_use(&self, grid: Grid, blank: usize) -> Option<Partition> {
+        let room = self.room();
+        let strongest = partition_for(grid, blank, room)?;
+        let stored = self
+            .data
+            .path()
+            .is_some_and(|dir| dir.join(grid_pdb::file_name(&strongest)).is_file());
+        if stored || strongest.build_bytes() <= self.request_build {
+            return Some(strongest);
+        }
+        partition_for(grid, blank, room.min(self.request_build))
     }
 
     /// Loads or builds (then stores) what `grid` and `blank` need; on a build thread.
@@ -221,7 +265,7 @@ impl Grids {
             let name = grid_table::storage::file_name(grid, table.blank());
             self.store(&name, |writer| table.write_to(writer));
         } else {
-            let Some(partition) = partition_for(grid, blank, self.room()) else {
+            let Some(partition) = self.partition_to_use(grid, blank) else {
                 lock(&self.refused).insert((grid, blank));
                 return;
             };
@@ -328,7 +372,8 @@ pub fn build_shape(
     if !tabled(grid) && grid.cells() > MAX_DATABASE_CELLS {
         return Err(ShapeError::TooLarge { grid });
     }
-    let grids = Grids::new(data, threads, budget_mib << 20);
+    // An operator's build: no request limit.
+    let grids = Grids::new(data, threads, budget_mib << 20, u64::MAX);
     if !grids.affordable(grid, blank) {
         return Err(ShapeError::OverBudget {
             grid,
@@ -379,4 +424,30 @@ pub(crate) fn write_atomically(
 /// A lock whose holder never panics while holding it, so poisoning carries no meaning.
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A request starts no build that peaks beyond its limit: the 24-puzzle's 6-6-6-6 (2.9 GB
+    /// while built) is left to an operator, and a request gets a smaller set meanwhile.
+    #[test]
+    fn requests_build_within_their_limit() {
+        let grid = Grid::new(5, 5).unwrap();
+        let blank = grid.cells() - 1;
+        let request_limit = 256 << 20;
+        let grids = Grids::new(DataDir::new(None), 1, 8 << 30, request_limit);
+        let partition = grids.partition_to_use(grid, blank).expect("a smaller set");
+        assert!(partition.build_bytes() <= request_limit);
+        assert_ne!(partition, Partition::default_for(grid, blank));
+        // An operator's build has no request limit.
+        let operator = Grids::new(DataDir::new(None), 1, 8 << 30, u64::MAX);
+        if operator.room() >= Partition::default_for(grid, blank).build_bytes() {
+            assert_eq!(
+                operator.partition_to_use(grid, blank),
+                Some(Partition::default_for(grid, blank))
+            );
+        }
+    }
 }

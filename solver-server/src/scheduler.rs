@@ -1,9 +1,11 @@
 //! The one scheduler of the server's CPU work: every search of every kind, every batch of 3×3
 //! look-ups and every database build runs under it, on a fixed budget of `workers` CPU tokens.
 //!
-//! **Design: round robin over flows on two levels, with preemptible work.** A flow is one
-//! stream (so one client cannot take more than its turn however many cases it sends) or one
-//! background job. Work that has not run yet waits on the *fresh* level, work that has had a
+//! **Design: round robin over clients, then flows, on two levels, with preemptible work.** A
+//! flow is one stream, one unary call or one background job; a client is a bearer token, else a
+//! connection (see [`ClientId`]). Turns go round the clients, and each client's turns round its
+//! flows, so one client cannot take more than its turn however many cases, calls or streams it
+//! sends. Work that has not run yet waits on the *fresh* level, work that has had a
 //! slice on the *started* level; each level is a ring of flows served in turn, and a free token
 //! goes to the level that has had less CPU time lately (so each gets at least half the CPU while
 //! both have work; counting turns instead would give the started level's long slices nearly
@@ -41,9 +43,28 @@ use crate::metrics::Metrics;
 /// between searches (suspending, resuming and refilling the caches) costs a few percent.
 pub(crate) const QUANTUM: Duration = Duration::from_millis(5);
 
-/// A share of the CPU: one stream, or one background job.
+/// A share of the CPU: one stream, one unary call, or one background job, and the client it
+/// belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct FlowId(u64);
+pub(crate) struct FlowId {
+    id: u64,
+    client: ClientId,
+}
+
+/// Who a flow's work is for: a caller's bearer token, else its connection; a background job is
+/// a client of its own. Turns go round the clients first, then round each client's flows, so a
+/// client's share is a weight, not a cap: alone it gets every token, and however many calls or
+/// streams it opens, another client waits at most one of its turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum ClientId {
+    /// The calls made with one token (the address of its shared limits).
+    Token(usize),
+    /// The calls of one connection.
+    Peer(std::net::SocketAddr),
+    /// One flow alone (a background job, by its flow id), or every caller whose address is
+    /// unknown (0).
+    Alone(u64),
+}
 
 /// How far a task got in one slice.
 #[derive(Debug)]
@@ -174,11 +195,25 @@ impl FlowQueue {
     }
 }
 
+/// One client's flows with waiting work, by level, in turn order.
+#[derive(Default)]
+struct ClientRing {
+    levels: [VecDeque<FlowId>; 2],
+}
+
+impl ClientRing {
+    fn is_empty(&self) -> bool {
+        self.levels.iter().all(VecDeque::is_empty)
+    }
+}
+
 struct State {
     /// Tokens nobody holds.
     free: usize,
-    /// Per level, the flows with waiting work at that level, in turn order.
-    rings: [VecDeque<FlowId>; 2],
+    /// Per level, the clients with waiting work at that level, in turn order.
+    rings: [VecDeque<ClientId>; 2],
+    /// Per client, its flows with waiting work.
+    clients: HashMap<ClientId, ClientRing>,
     /// CPU time given to each level, less the smaller of the two: the level behind gets the
     /// next token when both have work, so they share time (not turns) evenly.
     used: [Duration; 2],
@@ -226,6 +261,7 @@ impl Scheduler {
             state: Mutex::new(State {
                 free: workers,
                 rings: [VecDeque::new(), VecDeque::new()],
+                clients: HashMap::new(),
                 used: [Duration::ZERO; 2],
                 flows: HashMap::new(),
                 ready: VecDeque::new(),
@@ -254,9 +290,21 @@ impl Scheduler {
         self.workers
     }
 
-    /// A new flow (a stream, a background job).
+    /// A new flow of a client of its own (a background job).
     pub(crate) fn flow(&self) -> FlowId {
-        FlowId(self.core.next_flow.fetch_add(1, Ordering::Relaxed))
+        let id = self.core.next_flow.fetch_add(1, Ordering::Relaxed);
+        FlowId {
+            id,
+            client: ClientId::Alone(id),
+        }
+    }
+
+    /// A new flow (a stream, a unary call) of `client`.
+    pub(crate) fn flow_of(&self, client: ClientId) -> FlowId {
+        FlowId {
+            id: self.core.next_flow.fetch_add(1, Ordering::Relaxed),
+            client,
+        }
     }
 
     /// Runs `work` in slices under `flow` until it is done, and returns its result. Dropping the
@@ -335,6 +383,7 @@ impl Drop for Scheduler {
         // Queued work is dropped: its waiters get `Closed`.
         state.ready.clear();
         state.flows.clear();
+        state.clients.clear();
         state.rings.iter_mut().for_each(VecDeque::clear);
         state.waiting = 0;
         self.core.gauge(&state);
@@ -362,7 +411,11 @@ impl State {
 fn enqueue(state: &mut State, flow: FlowId, waiter: Waiter, level: usize) {
     let queue = state.flows.entry(flow).or_default();
     if queue.levels[level].is_empty() {
-        state.rings[level].push_back(flow);
+        let client = state.clients.entry(flow.client).or_default();
+        if client.levels[level].is_empty() {
+            state.rings[level].push_back(flow.client);
+        }
+        client.levels[level].push_back(flow);
     }
     queue.levels[level].push_back(waiter);
     state.waiting += 1;
@@ -378,7 +431,14 @@ fn dispatch(inner: &Core, state: &mut State) {
             [false, true] => STARTED,
             [false, false] => break,
         };
-        let flow = state.rings[level].pop_front().expect("a ring with flows");
+        let client_id = state.rings[level].pop_front().expect("a ring with clients");
+        let client = state
+            .clients
+            .get_mut(&client_id)
+            .expect("a client in a ring has flows");
+        let flow = client.levels[level]
+            .pop_front()
+            .expect("a client in a ring has flows at its level");
         let queue = state
             .flows
             .get_mut(&flow)
@@ -387,7 +447,13 @@ fn dispatch(inner: &Core, state: &mut State) {
             .pop_front()
             .expect("a flow in a ring has waiting work at its level");
         if !queue.levels[level].is_empty() {
-            state.rings[level].push_back(flow);
+            client.levels[level].push_back(flow);
+        }
+        if !client.levels[level].is_empty() {
+            state.rings[level].push_back(client_id);
+        }
+        if client.is_empty() {
+            state.clients.remove(&client_id);
         }
         if queue.is_empty() {
             state.flows.remove(&flow);

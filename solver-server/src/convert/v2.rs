@@ -297,6 +297,17 @@ pub(crate) fn scramble_response(
 /// Reads a `Verify`'s moves: any character but `u`, `d`, `l`, `r` (either case) is a bad
 /// `moves`.
 pub(crate) fn moves(text: &str) -> Result<Vec<Move>, Failure> {
+    // The contract's letters are lower case, as every answer writes them; the core's reader also
+    // takes upper case (for people), which a caller of the API must not come to rely on.
+    if let Some((index, letter)) = text.chars().enumerate().find(|(_, c)| c.is_uppercase()) {
+        return Err(Failure::invalid(
+            "moves",
+            format!(
+                "move {} is {letter:?}: moves are the lower-case letters d, l, r, u",
+                index + 1
+            ),
+        ));
+    }
     parse_moves(text).map_err(|err| Failure::invalid("moves", err.to_string()))
 }
 
@@ -321,6 +332,17 @@ pub(crate) fn verify_response(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_are_lower_case_letters() {
+        assert_eq!(moves("dlru").unwrap().len(), 4);
+        let Err(Failure::Invalid { field, message }) = moves("ddU") else {
+            panic!("upper case accepted");
+        };
+        assert_eq!(field, "moves");
+        assert!(message.contains("move 3 is 'U'"), "{message}");
+        assert!(moves("dx").is_err());
+    }
 
     #[test]
     fn shapes_name_the_field_at_fault() {

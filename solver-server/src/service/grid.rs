@@ -5,12 +5,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use solver_core::tiles::bounded::{self, Method};
+use solver_core::tiles::bounded::{BoundedSearch, Method, Step};
 use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::grid_ida::{GridSearch, Slice as Found};
-use solver_core::{Move, format_moves};
+use solver_core::{Move, SearchStats, Stopped, format_moves};
 use solver_proto::v2 as pb;
 
+use crate::budget::Reservation;
 use crate::cache::{Answer, CacheKey};
 use crate::config::Kind;
 use crate::convert::v2::{self, Common};
@@ -46,11 +47,67 @@ pub(crate) enum GridAnswer {
     Unsolvable,
 }
 
-/// A case and, once an optimal search started, the search with its stop check.
+/// A case and, once a search started, the search with its stop check.
 #[derive(Debug)]
 pub(crate) struct GridWork {
     case: GridCase,
-    search: Option<(GridSearch, CaseStop)>,
+    /// The case's stop check, from its first slice: waiting for tables or memory counts
+    /// against its time limit and deadline too.
+    stop: Option<CaseStop>,
+    search: Option<GridSearch>,
+    /// A bounded case's search under way, and the memory it reserved.
+    bounded: Option<(BoundedSearch, Reservation)>,
+}
+
+/// One slice of a bounded case: weighted A* (with the pattern databases held for the target,
+/// which make the answers much shorter; none is built for a bounded case, which must be quick),
+/// then the constructive method, preempted like any search. It starts once its memory ceiling
+/// fits the server's search memory, and its time limit runs from its first slice.
+fn bounded_step(
+    work: &mut GridWork,
+    ratio: f64,
+    limits: &CaseLimits,
+    shared: &Shared,
+    slice: &Slice<'_>,
+) -> Progress<Result<GridAnswer, Failure>> {
+    let case = &work.case;
+    let stop = work
+        .stop
+        .get_or_insert_with(|| limits.stop(case.node_budget));
+    let (search, _memory) = match &mut work.bounded {
+        Some(started) => started,
+        empty => {
+            let search = match shared.grids.held(case.start.grid(), case.target.blank()) {
+                Some(Help::Databases(databases)) => {
+                    BoundedSearch::with_databases(&case.start, &case.target, ratio, databases)
+                }
+                _ => BoundedSearch::new(&case.start, &case.target, ratio),
+            };
+            let Some(memory) = shared.search_memory.reserve(search.memory_ceiling()) else {
+                return wait(stop, limits);
+            };
+            empty.insert((search, memory))
+        }
+    };
+    let found = match search.run(&stop.stop, Some(slice.end)) {
+        Ok(Step::Suspended) => return Progress::Pending,
+        Ok(Step::Done(found)) => Ok(GridAnswer::Solved {
+            moves: Arc::from(format_moves(&found.moves)),
+            lower_bound: found.lower_bound,
+            cached: false,
+            stats: Stats::searched(
+                found.stats,
+                match found.method {
+                    Method::Weighted(_) => "weighted-a-star",
+                    Method::Constructive => "constructive",
+                },
+            ),
+        }),
+        Err(stopped) => Err(limits.failure(stop, stopped, 0)),
+    };
+    // The boards and the reservation go now, not when the case's reply is sent.
+    work.bounded = None;
+    Progress::Done(found)
 }
 
 /// The name answers from a complete table report.
@@ -83,7 +140,12 @@ impl Puzzle for Sliding {
     }
 
     fn begin(case: GridCase) -> GridWork {
-        GridWork { case, search: None }
+        GridWork {
+            case,
+            stop: None,
+            search: None,
+            bounded: None,
+        }
     }
 
     fn step(
@@ -94,43 +156,17 @@ impl Puzzle for Sliding {
     ) -> Progress<Result<GridAnswer, Failure>> {
         let case = &work.case;
         if let Quality::Within(ratio) = case.quality {
-            // Weighted attempts within a node limit, then the constructive method: bounded
-            // work, run in one go.
-            let stop = limits.stop(case.node_budget);
-            // Databases held for the target make the answers much shorter; none is built for a
-            // bounded case, which must be quick.
-            let found = match shared.grids.held(case.start.grid(), case.target.blank()) {
-                Some(Help::Databases(databases)) => bounded::solve_with_databases(
-                    &case.start,
-                    &case.target,
-                    ratio,
-                    &databases,
-                    &stop.stop,
-                ),
-                _ => bounded::solve(&case.start, &case.target, ratio, &stop.stop),
-            };
-            return Progress::Done(match found {
-                Ok(found) => Ok(GridAnswer::Solved {
-                    moves: Arc::from(format_moves(&found.moves)),
-                    lower_bound: found.lower_bound,
-                    cached: false,
-                    stats: Stats::searched(
-                        found.stats,
-                        match found.method {
-                            Method::Weighted(_) => "weighted-a-star",
-                            Method::Constructive => "constructive",
-                        },
-                    ),
-                }),
-                Err(stopped) => Err(limits.failure(&stop, stopped, 0)),
-            });
+            return bounded_step(work, ratio, limits, shared, slice);
         }
-        let (search, stop) = match &mut work.search {
+        let stop = work
+            .stop
+            .get_or_insert_with(|| limits.stop(case.node_budget));
+        let search = match &mut work.search {
             Some(started) => started,
             empty => match begin(&case.start, &case.target, shared, slice) {
                 Begun::Walked(moves) => return Progress::Done(Ok(walked(&moves))),
-                Begun::Waiting => return Progress::Pending,
-                Begun::Search(search) => empty.insert((*search, limits.stop(case.node_budget))),
+                Begun::Waiting => return wait(stop, limits),
+                Begun::Search(search) => empty.insert(*search),
             },
         };
         Progress::Done(match search.run(&stop.stop, Some(slice.end)) {
@@ -157,6 +193,21 @@ impl Puzzle for Sliding {
             GridAnswer::Solved { .. } => Outcome::Solved,
             GridAnswer::Unsolvable => Outcome::Unsolvable,
         }
+    }
+}
+
+/// A case waiting (for tables being built, or for memory) before its search: pending until its
+/// own limits (time limit, deadline, cancel) stop it.
+pub(crate) fn wait<T>(stop: &CaseStop, limits: &CaseLimits) -> Progress<Result<T, Failure>> {
+    match stop.stop.check(0) {
+        Some(reason) => {
+            let stopped = Stopped {
+                reason,
+                stats: SearchStats::default(),
+            };
+            Progress::Done(Err(limits.failure(stop, stopped, 0)))
+        }
+        None => Progress::Pending,
     }
 }
 
@@ -198,10 +249,14 @@ pub(crate) fn begin(
         Help::Databases(databases) => GridSearch::with_databases(start, target, databases),
         Help::Coming { wait: false } | Help::None => GridSearch::new(start, target),
     };
-    let search = search
-        .expect("the target is reachable")
-        .with_pruning(shared.grids.pruning(start.grid()));
-    Begun::Search(Box::new(search))
+    let search = search.expect("the target is reachable");
+    let pruning = shared.grids.pruning(start.grid(), |build| {
+        slice.spawn_paced(move |pacer| build(pacer));
+    });
+    Begun::Search(Box::new(match pruning {
+        Some(pruning) => search.with_pruning(pruning),
+        None => search,
+    }))
 }
 
 /// The answer from a complete table: not cached (the table is the cache).

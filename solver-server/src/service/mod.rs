@@ -47,6 +47,8 @@ pub(crate) struct Shared {
     /// Solitaire searches running in slices with memory of their own (at most
     /// [`solitaire::MAX_LONG`]).
     pub(crate) long_solitaire: Arc<std::sync::atomic::AtomicUsize>,
+    /// The memory bounded searches (weighted A*) may hold at once.
+    pub(crate) search_memory: Arc<crate::budget::MemoryBudget>,
     /// Set while a 15-puzzle case's missing tables are being built (one build at a time).
     pub(crate) fifteen_building: Arc<std::sync::atomic::AtomicBool>,
     /// The 8- and 15-puzzle solvers and their tables.
@@ -61,4 +63,17 @@ pub(crate) struct Shared {
     pub(crate) draining: CancellationToken,
     /// Fires when the grace period is over: streams cancel what is left.
     pub(crate) abort: CancellationToken,
+}
+
+/// The client a call's work is scheduled for: its bearer token's (with tokens), else its
+/// connection's.
+pub(crate) fn client_of<T>(request: &tonic::Request<T>) -> crate::scheduler::ClientId {
+    use crate::scheduler::ClientId;
+    if let Some(slots) = request.extensions().get::<crate::auth::CaseSlots>() {
+        return ClientId::Token(Arc::as_ptr(&slots.0) as usize);
+    }
+    match request.remote_addr() {
+        Some(peer) => ClientId::Peer(peer),
+        None => ClientId::Alone(0),
+    }
 }

@@ -204,7 +204,10 @@ impl CaseLimits {
     /// the same case under the same stop.
     pub(crate) fn failure(&self, case: &CaseStop, stopped: Stopped, before: u64) -> Failure {
         let nodes = before + stopped.stats.nodes;
+        let deadline_passed = self.call_deadline.is_some_and(|d| Instant::now() >= d);
         match stopped.reason {
+            // The call's end raises the flag too: when its deadline has passed, that is why.
+            StopReason::Cancelled if deadline_passed => Failure::Deadline { nodes },
             StopReason::Cancelled => Failure::Cancelled,
             StopReason::NodeBudget => Failure::NodeBudget {
                 budget: case.node_budget.unwrap_or(0),

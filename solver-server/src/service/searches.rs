@@ -11,7 +11,7 @@ use crate::cache::{Answer, CacheKey};
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
-use crate::service::grid::{Begun, TABLE_METHOD, begin};
+use crate::service::grid::{Begun, TABLE_METHOD, begin, wait};
 use crate::service::puzzle::{CaseLimits, CaseStop, Stats};
 use crate::service::sliding::fifteen_ready;
 
@@ -201,7 +201,10 @@ impl Solve<GridBoard> for Searches {
                         self.method = TABLE_METHOD;
                         return Progress::Done(Ok(moves));
                     }
-                    Begun::Waiting => return Progress::Pending,
+                    Begun::Waiting => {
+                        let stop = self.stop.get_or_insert_with(|| limits.stop(self.requested));
+                        return wait(stop, limits);
+                    }
                     Begun::Search(search) => empty.insert(*search),
                 }
             }

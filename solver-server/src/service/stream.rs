@@ -129,6 +129,7 @@ where
         .map_err(|_| E::end(StreamEnd::TooManyStreams(shared.config.max_streams)))?;
     let timeout = grpc_timeout(request.metadata());
     let peer = request.remote_addr();
+    let client = super::client_of(&request);
     let token_cases = request
         .extensions()
         .get::<CaseSlots>()
@@ -145,7 +146,7 @@ where
             call_deadline: timeout.map(|t| Instant::now() + t),
             config: Arc::clone(&shared.config),
         },
-        flow: shared.scheduler.flow(),
+        flow: shared.scheduler.flow_of(client),
     });
     let span = tracing::info_span!("stream", kind, peer = ?peer, timeout = ?timeout);
     tokio::spawn(run(ctx, request.into_inner(), timeout, permit).instrument(span));

@@ -4,16 +4,27 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::sync::OwnedSemaphorePermit;
-use tonic::metadata::MetadataMap;
+use tonic::Request;
 
+use crate::arrival::Arrival;
 use crate::errors::Failure;
-use crate::scheduler::{JobError, Progress, Slice};
-use crate::service::Shared;
+use crate::scheduler::{ClientId, JobError, Progress, Slice};
 use crate::service::puzzle::CaseLimits;
 use crate::service::stream::grpc_timeout;
+use crate::service::{Shared, client_of};
+
+/// How much earlier than its `grpc-timeout` (counted from its [`Arrival`]) a unary call ends
+/// DEADLINE_EXCEEDED: tonic's own timer for the same timeout started a moment before, and the
+/// timer wheel rounds to the millisecond (see [`crate::arrival`]).
+const DEADLINE_MARGIN: Duration = Duration::from_millis(1);
+
+/// The deadline of a unary call that arrived at `arrived` with `timeout`.
+fn call_deadline(arrived: Instant, timeout: Duration) -> Instant {
+    arrived + timeout.saturating_sub(DEADLINE_MARGIN)
+}
 
 /// One unary call in flight: when dropped (answered, or the client cancelled and tonic dropped
 /// the handler), its searches stop.
@@ -23,6 +34,8 @@ pub(crate) struct Call {
     limits: CaseLimits,
     /// When the call was read, for `elapsed`.
     pub(crate) received: Instant,
+    /// Whose share of the CPU the call's work runs in.
+    client: ClientId,
     _slot: OwnedSemaphorePermit,
 }
 
@@ -35,8 +48,13 @@ impl Drop for Call {
 impl Call {
     /// Admits a call: [`Failure::ShuttingDown`] once shutdown began, [`Failure::Busy`] when as
     /// many calls and streams are open as the server allows.
-    pub(crate) fn begin(shared: &Arc<Shared>, metadata: &MetadataMap) -> Result<Self, Failure> {
+    pub(crate) fn begin<T>(shared: &Arc<Shared>, request: &Request<T>) -> Result<Self, Failure> {
         let received = Instant::now();
+        let metadata = request.metadata();
+        let arrived = request
+            .extensions()
+            .get::<Arrival>()
+            .map_or(received, |arrival| arrival.0);
         if shared.draining.is_cancelled() {
             return Err(Failure::ShuttingDown);
         }
@@ -49,10 +67,11 @@ impl Call {
             shared: Arc::clone(shared),
             limits: CaseLimits {
                 cancelled: Arc::new(AtomicBool::new(false)),
-                call_deadline: grpc_timeout(metadata).map(|t| received + t),
+                call_deadline: grpc_timeout(metadata).map(|t| call_deadline(arrived, t)),
                 config: Arc::clone(&shared.config),
             },
             received,
+            client: client_of(request),
             _slot: slot,
         })
     }
@@ -65,18 +84,30 @@ impl Call {
         F: FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<T, Failure>> + Send + 'static,
     {
         let (limits, shared) = (self.limits.clone(), Arc::clone(&self.shared));
-        let flow = self.shared.scheduler.flow();
+        let flow = self.shared.scheduler.flow_of(self.client);
         let job = self.shared.scheduler.run(flow, move |slice| {
             if limits.is_cancelled() {
                 return Progress::Done(Err(Failure::Cancelled));
             }
             work(&limits, &shared, slice)
         });
+        let deadline = async {
+            match self.limits.call_deadline {
+                Some(at) => tokio::time::sleep_until(at.into()).await,
+                None => std::future::pending().await,
+            }
+        };
         let result = tokio::select! {
+            biased;
             result = job => result,
             () = self.shared.abort.cancelled() => {
                 self.limits.cancelled.store(true, Ordering::Relaxed);
                 return Err(Failure::ShuttingDown);
+            }
+            // Answered here, before tonic's own timer (which ends the call CANCELLED) fires.
+            () = deadline => {
+                self.limits.cancelled.store(true, Ordering::Relaxed);
+                return Err(Failure::Deadline { nodes: 0 });
             }
         };
         match result {

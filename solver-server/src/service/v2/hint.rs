@@ -22,7 +22,7 @@ pub(super) async fn hint(
     shared: &Arc<Shared>,
     request: Request<pb::HintRequest>,
 ) -> Result<pb::HintResponse, Failure> {
-    let call = Call::begin(shared, request.metadata())?;
+    let call = Call::begin(shared, &request)?;
     let request = request.into_inner();
     let budget = request.limits.map_or(0, |limits| limits.node_budget);
     let boards = convert::reachable(request.rows, request.cols, &request.start, &request.target)?;

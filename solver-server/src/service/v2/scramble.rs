@@ -3,9 +3,10 @@
 //! [`FIFTEEN_UNIFORM_FROM`] moves: uniform, by rejection (uniform draws, each measured by a
 //! search bounded by the distance); nearer: a random walk lengthened until the optimal solver
 //! measures the distance asked (`SAMPLING_RANDOM_WALK`). Other shapes: such a walk too, measured
-//! by the size-generic optimal search (distances beyond the shape's known radius are refused; on
-//! shapes whose radius is unknown a distance no board has ends at the budget or time limit). All
-//! under the server's default node budget and per-case time limit.
+//! by the size-generic optimal search (distances beyond the shape's known radius are refused, and
+//! on shapes whose radius is unknown those beyond `rows·cols·(rows+cols)`, see
+//! `Grid::max_distance`; a distance no board has ends at the budget or time limit). All under the
+//! server's default node budget and per-case time limit, on the scheduler.
 
 use std::sync::{Arc, OnceLock};
 
@@ -34,22 +35,20 @@ pub(super) async fn scramble(
     layers: &Arc<OnceLock<EightLayers>>,
     request: Request<pb::ScrambleRequest>,
 ) -> Result<pb::ScrambleResponse, Failure> {
-    let call = Call::begin(shared, request.metadata())?;
+    let call = Call::begin(shared, &request)?;
     let request = request.into_inner();
     let (distance, seed) = (request.distance, request.seed);
     let (side, max) = match convert::shape(request.rows, request.cols)? {
-        convert::Shape::Eight => (3, Some(EIGHT_MAX_DISTANCE)),
-        convert::Shape::Fifteen => (4, Some(FIFTEEN_MAX_DISTANCE)),
-        convert::Shape::Other(grid) => (0, grid.known_radius()),
+        convert::Shape::Eight => (3, EIGHT_MAX_DISTANCE),
+        convert::Shape::Fifteen => (4, FIFTEEN_MAX_DISTANCE),
+        convert::Shape::Other(grid) => (0, grid.max_distance()),
     };
-    if let Some(max) = max
-        && distance > max
-    {
+    if distance > max {
         let (rows, cols) = (request.rows, request.cols);
         return Err(Failure::invalid(
             "distance",
             format!(
-                "{distance}: no {rows}x{cols} board is that far from the goal (the most is {max})"
+                "{distance}: no {rows}x{cols} board is that far from the goal (the most that may be asked is {max})"
             ),
         ));
     }
@@ -144,9 +143,12 @@ fn walk<B: Slide + Send + 'static>(
 where
     Searches: Solve<B>,
 {
-    let mut sampler = WalkSampler::new(goal.clone(), distance, seed);
+    // The first walk is taken on the scheduler, in the call's first slice (it is at most
+    // `Grid::max_distance` steps: under a tenth of a millisecond).
+    let mut sampler = None;
     let mut searches = Searches::new(0);
     move |limits, shared, slice| {
+        let sampler = sampler.get_or_insert_with(|| WalkSampler::new(goal.clone(), distance, seed));
         loop {
             let candidate = sampler.candidate();
             match searches.optimal(&candidate, &goal, limits, shared, slice) {

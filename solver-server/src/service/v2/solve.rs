@@ -89,7 +89,7 @@ pub(super) async fn unary(
     shared: &Arc<Shared>,
     request: Request<pb::SolveRequest>,
 ) -> Result<pb::SolveResponse, Failure> {
-    let call = Call::begin(shared, request.metadata())?;
+    let call = Call::begin(shared, &request)?;
     let (id, kind, case) = convert::solve_case(request.into_inner(), shared);
     let counted = InFlight::new(shared.metrics.kind(kind), call.received);
     let result = match case {

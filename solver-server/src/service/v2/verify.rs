@@ -21,7 +21,7 @@ pub(super) async fn verify(
     shared: &Arc<Shared>,
     request: Request<pb::VerifyRequest>,
 ) -> Result<pb::VerifyResponse, Failure> {
-    let call = Call::begin(shared, request.metadata())?;
+    let call = Call::begin(shared, &request)?;
     let request = request.into_inner();
     let budget = request.limits.map_or(0, |limits| limits.node_budget);
     let boards = convert::reachable(request.rows, request.cols, &request.start, &request.target)?;
