@@ -9,17 +9,11 @@ use solver_core::tiles::hint::Hint;
 use solver_core::tiles::verify::Verdict;
 use solver_core::{Board3, Board4, Move, parse_moves};
 use solver_proto::v2 as pb;
-use solver_proto::v2::{solution, solve_request, solve_response};
+use solver_proto::v2::{solution, solve_response};
 
-use crate::config::Kind;
 use crate::convert::Quality;
 use crate::errors::Failure;
-use crate::service::Shared;
-use crate::service::any::{self, AnyAnswer, AnyCase};
-use crate::service::grid::Sliding;
 use crate::service::puzzle::Stats;
-use crate::service::sliding::{Eight, Fifteen};
-use crate::service::solitaire::Solitaire;
 
 /// A validated start and target of a served size.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,7 +148,7 @@ pub(crate) struct Common {
 }
 
 impl Common {
-    fn read(request: &pb::SolveRequest) -> Result<Self, Failure> {
+    pub(crate) fn read(request: &pb::SolveRequest) -> Result<Self, Failure> {
         Ok(Self {
             quality: quality(request.quality.as_ref())?,
             node_budget: request
@@ -163,41 +157,6 @@ impl Common {
                 .map_or(0, |limits| limits.node_budget),
         })
     }
-}
-
-/// Reads a `SolveRequest`: its id, the kind it is counted under (a request whose kind cannot be
-/// told is counted as a 3×3 one), and its case. The one place kinds are registered for `Solve`
-/// and `SolveStream`: each arm hands a part of the request to its kind's
-/// [`V2Puzzle`](crate::service::any::V2Puzzle).
-pub(crate) fn solve_case(
-    request: pb::SolveRequest,
-    shared: &Shared,
-) -> (String, Kind, Result<Box<dyn AnyCase>, Failure>) {
-    let common = Common::read(&request);
-    let (kind, case) = match &request.puzzle {
-        Some(solve_request::Puzzle::Sliding(part)) => match shape(part.rows, part.cols) {
-            Ok(Shape::Eight) => any::read::<Eight>(part, common, shared),
-            Ok(Shape::Fifteen) => any::read::<Fifteen>(part, common, shared),
-            Ok(Shape::Other(_)) => any::read::<Sliding>(part, common, shared),
-            Err(failure) => (
-                Kind::Eight,
-                common.and_then(|_| Err(failure.within("sliding"))),
-            ),
-        },
-        Some(solve_request::Puzzle::Solitaire(part)) => {
-            any::read::<Solitaire>(part, common, shared)
-        }
-        None => (
-            Kind::Eight,
-            common.and_then(|_| {
-                Err(Failure::invalid(
-                    "puzzle",
-                    "no puzzle is set: set exactly one of `sliding` and `solitaire`",
-                ))
-            }),
-        ),
-    };
-    (request.id, kind, case)
 }
 
 /// The wire form of the work an answer cost, `elapsed` after its request was read.
@@ -242,23 +201,6 @@ pub(crate) fn unsolvable(elapsed: Duration) -> pb::SolveResponse {
         reason: super::v1::UNSOLVABLE.to_owned(),
     });
     answered(outcome, false, Stats::no_search("parity"), elapsed)
-}
-
-/// The response to a case answered `elapsed` after it was read. A failure is the in-band
-/// `error` (`SolveStream`; a unary call ends with [`Failure::status`] instead).
-pub(crate) fn solve_response(
-    id: String,
-    result: Result<Box<dyn AnyAnswer>, Failure>,
-    elapsed: Duration,
-) -> pb::SolveResponse {
-    let response = match result {
-        Ok(answer) => answer.response(elapsed),
-        Err(failure) => pb::SolveResponse {
-            outcome: Some(solve_response::Outcome::Error(failure.rpc_status())),
-            ..pb::SolveResponse::default()
-        },
-    };
-    pb::SolveResponse { id, ..response }
 }
 
 /// The response to a `Hint`.

@@ -3,7 +3,7 @@
 //! a request is read and how its answer is written. Its cases are erased behind [`AnyCase`] and
 //! its answers behind [`AnyAnswer`], implemented once for every kind, so [`AnyPuzzle`] answers
 //! them without knowing the kinds: a new kind is its module plus its line in
-//! [`solve_case`](crate::convert::v2::solve_case).
+//! `service::v2::registry::solve_case`.
 
 use std::fmt;
 use std::time::Duration;

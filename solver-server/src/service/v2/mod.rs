@@ -7,6 +7,7 @@
 //! others per case.
 
 mod hint;
+mod registry;
 mod scramble;
 mod solve;
 mod verify;

@@ -6,7 +6,6 @@ use std::time::Duration;
 use solver_proto::v2 as pb;
 use tonic::{Request, Response, Status, Streaming};
 
-use crate::convert::v2 as convert;
 use crate::errors::{Failure, StreamEnd};
 use crate::metrics::{KindMetrics, Outcome};
 use crate::service::Shared;
@@ -14,6 +13,8 @@ use crate::service::any::{AnyAnswer, AnyPuzzle};
 use crate::service::puzzle::{self, Puzzle};
 use crate::service::stream::{self, Edge, Read, ReplyStream};
 use crate::service::unary::Call;
+
+use super::registry;
 
 /// `SolveStream`'s wire side.
 #[derive(Debug)]
@@ -26,7 +27,7 @@ impl Edge for SolveStream {
     type Id = String;
 
     fn read(request: pb::SolveRequest, shared: &Shared) -> Read<Self> {
-        convert::solve_case(request, shared)
+        registry::solve_case(request, shared)
     }
 
     fn write(
@@ -34,7 +35,7 @@ impl Edge for SolveStream {
         result: Result<Box<dyn AnyAnswer>, Failure>,
         elapsed: Duration,
     ) -> pb::SolveResponse {
-        convert::solve_response(id, result, elapsed)
+        registry::solve_response(id, result, elapsed)
     }
 
     fn end(end: StreamEnd) -> Status {
@@ -90,7 +91,7 @@ pub(super) async fn unary(
     request: Request<pb::SolveRequest>,
 ) -> Result<pb::SolveResponse, Failure> {
     let call = Call::begin(shared, &request)?;
-    let (id, kind, case) = convert::solve_case(request.into_inner(), shared);
+    let (id, kind, case) = registry::solve_case(request.into_inner(), shared);
     let counted = InFlight::new(shared.metrics.kind(kind), call.received);
     let result = match case {
         Err(failure) => Err(failure),
@@ -111,5 +112,5 @@ pub(super) async fn unary(
     {
         shared.metrics.fifteen_searched(method);
     }
-    result.map(|answer| convert::solve_response(id, Ok(answer), call.received.elapsed()))
+    result.map(|answer| registry::solve_response(id, Ok(answer), call.received.elapsed()))
 }
