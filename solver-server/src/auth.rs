@@ -1,16 +1,30 @@
 //! Bearer tokens, and limits per token so that one caller cannot take the whole service.
 //!
-//! With `--auth-tokens-file`, every call but health checks and reflection must carry
+//! With `--auth-tokens-file`, every call but unary health checks and reflection must carry
 //! `authorization: Bearer TOKEN` with a token listed in the file (one per line; blank lines and
 //! lines starting with `#` are ignored); others end UNAUTHENTICATED before any service sees them.
-//! The file is read again when it changes ([`crate::watch`]), so tokens are added and revoked
-//! without a restart (a revoked token's open calls finish).
+//! Health `Check` stays open because the kubelet's probes send no token; health `Watch` is a
+//! stream that holds memory for as long as its caller likes, so it needs a token like any other
+//! stream (and counts against the server's stream limit, see [`crate::health`]).
 //!
-//! Each token may hold at most `--max-streams-per-token` calls open at once (streams and unary
-//! calls; more end RESOURCE_EXHAUSTED) and at most `--max-cases-per-token` cases in flight over
-//! all its streams (its streams stop reading until some are answered: the same backpressure as a
-//! stream's own window). Without a tokens file nothing is checked and the server-wide limits are
-//! the only ones.
+//! The file is read again when it changes ([`crate::watch`]), so tokens are added and revoked
+//! without a restart (a revoked token's open calls finish). A change that leaves the file
+//! unusable (emptied, deleted, unreadable) fails closed: every token is refused, calls that need
+//! one end UNAUTHENTICATED saying that the tokens file cannot be used, until it loads again
+//! (tried every 2 s). Keeping the previous tokens instead, as the TLS certificate does, would
+//! make emptying or deleting the file a revocation that silently does nothing; an operator who
+//! empties the file means "nobody". The cost: a file that is missing or empty for a moment
+//! revokes everything for up to one poll (2 s). Kubernetes swaps a mounted Secret's files
+//! atomically (the `..data` symlink is renamed), so a rotation never shows an empty file and a
+//! path that is missing for an instant is read again at the next poll; an editor that truncates
+//! and rewrites the file in place can cause such a moment (write a new file and rename it over
+//! the old one instead). The server still does not start with an unusable file.
+//!
+//! Each token may hold at most `--max-streams-per-token` calls open at once (streams, unary
+//! calls and health `Watch` streams; more end RESOURCE_EXHAUSTED) and at most
+//! `--max-cases-per-token` cases in flight over all its streams (its streams stop reading until
+//! some are answered: the same backpressure as a stream's own window). Without a tokens file
+//! nothing is checked and the server-wide limits are the only ones.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -30,8 +44,16 @@ use tonic::service::Routes;
 
 use crate::watch::Reloading;
 
-/// Paths anyone may call: health checks (probes) and reflection (discovery).
-const OPEN: [&str; 2] = ["/grpc.health.v1.Health/", "/grpc.reflection."];
+/// The one path anyone may call exactly: unary health checks (the kubelet's probes send no
+/// token). Health `Watch` is not in it: a stream held open for ever must be someone's.
+const PROBE: &str = "/grpc.health.v1.Health/Check";
+
+/// Path prefixes anyone may call: reflection (discovery).
+const OPEN: [&str; 1] = ["/grpc.reflection."];
+
+/// What callers that need a token are told while the tokens file cannot be used.
+const UNUSABLE: &str = "the server's tokens file cannot be used (emptied, deleted or unreadable): \
+    no token is accepted until it loads again";
 
 /// Why the tokens file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -49,9 +71,14 @@ pub enum AuthError {
     Empty(PathBuf),
 }
 
-/// The tokens a file lists.
+/// The tokens a file lists, or none at all while it cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Tokens(HashSet<String>);
+pub(crate) enum Tokens {
+    /// The tokens of the file as last loaded.
+    Listed(HashSet<String>),
+    /// The file changed and does not load: no token is valid (failing closed).
+    Unusable,
+}
 
 impl Tokens {
     /// Reads one token per line; blank lines and `#` comments are skipped.
@@ -69,7 +96,7 @@ impl Tokens {
         if tokens.is_empty() {
             return Err(AuthError::Empty(path.to_owned()));
         }
-        Ok(Self(tokens))
+        Ok(Self::Listed(tokens))
     }
 }
 
@@ -104,7 +131,14 @@ impl Auth {
         max_cases: usize,
     ) -> Result<Arc<Self>, AuthError> {
         let file = path.clone();
-        let tokens = Reloading::new("bearer tokens", vec![path], move || Tokens::read(&file))?;
+        // Failing closed (see the module documentation); the TLS certificate keeps its previous
+        // value instead.
+        let tokens = Reloading::failing_closed(
+            "bearer tokens",
+            vec![path],
+            move || Tokens::read(&file),
+            |_| Tokens::Unusable,
+        )?;
         Ok(Arc::new(Self {
             tokens,
             limits: DashMap::new(),
@@ -133,9 +167,12 @@ impl Auth {
     /// Admits a call: `Err` is the response that refuses it.
     fn admit(&self, request: &mut Request) -> Result<Option<OwnedSemaphorePermit>, Status> {
         let path = request.uri().path();
-        if OPEN.iter().any(|open| path.starts_with(open)) {
+        if path == PROBE || OPEN.iter().any(|open| path.starts_with(open)) {
             return Ok(None);
         }
+        let Tokens::Listed(tokens) = &*self.tokens.current() else {
+            return Err(Status::unauthenticated(UNUSABLE));
+        };
         let given = request
             .headers()
             .get(header::AUTHORIZATION)
@@ -149,7 +186,7 @@ impl Auth {
                 "this server wants a bearer token: send the header `authorization: Bearer TOKEN`",
             ));
         };
-        if !self.tokens.current().0.contains(token) {
+        if !tokens.contains(token) {
             return Err(Status::unauthenticated(
                 "the bearer token is not valid here",
             ));
@@ -179,27 +216,26 @@ pub(crate) fn require(routes: Routes, auth: Arc<Auth>) -> Routes {
 
 async fn check(State(auth): State<Arc<Auth>>, mut request: Request, next: Next) -> Response {
     match auth.admit(&mut request) {
-        Ok(permit) => {
-            let response = next.run(request).await;
-            // The call holds its slot until its last reply is sent (a stream's body ends then).
-            response.map(|body| {
-                Body::new(Holding {
-                    body,
-                    _permit: permit,
-                })
-            })
-        }
+        // The call holds its slot until its last reply is sent.
+        Ok(permit) => holding(next.run(request).await, permit),
         Err(status) => status.into_http(),
     }
 }
 
-/// A response body that keeps the call's slot while it is being sent.
-struct Holding {
-    body: Body,
-    _permit: Option<OwnedSemaphorePermit>,
+/// `response`, keeping `kept` (a call's slot) until its body is dropped: when a stream's last
+/// reply is sent, or the stream is reset or its connection closes. Dropping it when the handler
+/// returns would free a stream's slot while the stream is still open.
+pub(crate) fn holding<K: Send + Unpin + 'static>(response: Response, kept: K) -> Response {
+    response.map(|body| Body::new(Holding { body, _kept: kept }))
 }
 
-impl http_body::Body for Holding {
+/// A response body that keeps something (the call's slot) while it is being sent.
+struct Holding<K> {
+    body: Body,
+    _kept: K,
+}
+
+impl<K: Unpin> http_body::Body for Holding<K> {
     type Data = <Body as http_body::Body>::Data;
     type Error = <Body as http_body::Body>::Error;
 
@@ -231,8 +267,8 @@ mod tests {
         std::fs::write(&path, "# callers\nalpha\n\n  beta  \n").unwrap();
         let tokens = Tokens::read(&path).unwrap();
         assert_eq!(
-            tokens.0,
-            HashSet::from(["alpha".to_owned(), "beta".to_owned()])
+            tokens,
+            Tokens::Listed(HashSet::from(["alpha".to_owned(), "beta".to_owned()]))
         );
         std::fs::write(&path, "# none\n\n").unwrap();
         assert!(matches!(Tokens::read(&path), Err(AuthError::Empty(_))));

@@ -260,9 +260,13 @@ pub struct Config {
     pub tls_client_ca: Option<PathBuf>,
 
     /// Bearer tokens: a file with one token per line (blank lines and `#` comments skipped),
-    /// read again when it changes. Every call but health checks and reflection must then send
-    /// `authorization: Bearer TOKEN` with a listed token, or it ends UNAUTHENTICATED. Without
-    /// it, no token is asked for.
+    /// read again when it changes (checked every 2 s). Every call but unary health checks
+    /// (`Check`) and reflection must then send `authorization: Bearer TOKEN` with a listed
+    /// token, or it ends UNAUTHENTICATED; health `Watch` streams need one too. It fails closed:
+    /// while the file is emptied, deleted or unreadable, every token is refused (calls that need
+    /// one end UNAUTHENTICATED) until it loads again, so a file missing for a moment revokes for
+    /// up to 2 s (replace it by renaming a new file over it, as Kubernetes does with Secrets).
+    /// The server does not start without a usable file. Without the flag, no token is asked for.
     #[arg(long, env = "SOLVER_AUTH_TOKENS_FILE", value_name = "FILE")]
     pub auth_tokens_file: Option<PathBuf>,
 

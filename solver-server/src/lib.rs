@@ -34,6 +34,7 @@ mod data;
 mod engine;
 mod errors;
 mod grids;
+mod health;
 mod http;
 mod metrics;
 mod page;

@@ -200,10 +200,16 @@ pub async fn serve_with(
         .add_service(solver)
         .add_service(solver_v2);
     // GET and non-gRPC content types are refused before any service sees them, then calls
-    // without a valid bearer token when tokens are asked for.
+    // without a valid bearer token when tokens are asked for; then health `Watch` and
+    // reflection streams take a slot of `--max-streams` as the solver's calls do (`health`).
+    let routes = crate::health::count_streams(
+        routes.routes(),
+        Arc::clone(&shared.streams),
+        config.max_streams,
+    );
     let routes = match auth {
-        Some(auth) => auth::require(routes.routes(), auth),
-        None => routes.routes(),
+        Some(auth) => auth::require(routes, auth),
+        None => routes,
     };
     let router = builder.add_routes(http::grpc_only(routes));
 

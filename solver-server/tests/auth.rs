@@ -1,6 +1,8 @@
 //! Bearer tokens: calls without a listed token end UNAUTHENTICATED while health checks stay
 //! open; a token holds at most its share of calls; a token removed from the file is refused
-//! from then on; a token's cases in flight are bounded without losing any.
+//! from then on, and every token while the file is emptied or deleted (failing closed); a
+//! token's cases in flight are bounded without losing any. Health `Watch` streams need a token
+//! and count against the stream limits like any other stream, while unary `Check` stays open.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -13,8 +15,8 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 use tonic::{Code, Request, Status};
-use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;
+use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
 
 use crate::common::{TestServer, config};
 
@@ -44,6 +46,61 @@ async fn client(server: &TestServer, token: Option<&str>) -> Client {
         Ok(request)
     });
     SolverServiceClient::with_interceptor(server.channel().await, intercept)
+}
+
+/// A health client sending `token`, on a connection of its own (on a shared one, HTTP/2's own
+/// stream limit would queue a call over the server's limit instead of letting it be refused).
+async fn health(
+    server: &TestServer,
+    token: Option<&str>,
+) -> HealthClient<InterceptedService<Channel, Stamp>> {
+    let header: Option<tonic::metadata::MetadataValue<tonic::metadata::Ascii>> =
+        token.map(|t| format!("Bearer {t}").parse().unwrap());
+    let intercept: Stamp = Box::new(move |mut request: Request<()>| {
+        if let Some(header) = &header {
+            request
+                .metadata_mut()
+                .insert("authorization", header.clone());
+        }
+        Ok(request)
+    });
+    HealthClient::with_interceptor(server.channel().await, intercept)
+}
+
+/// Opens a health `Watch` and reads its first status: the open stream, or why it was refused.
+async fn watch(
+    server: &TestServer,
+    token: Option<&str>,
+) -> Result<tonic::Streaming<HealthCheckResponse>, Status> {
+    let mut stream = health(server, token)
+        .await
+        .watch(HealthCheckRequest::default())
+        .await?
+        .into_inner();
+    stream
+        .message()
+        .await?
+        .expect("a Watch stream first sends the current status");
+    Ok(stream)
+}
+
+/// Waits (up to 15 s: the file is polled every 2 s) until `alpha`'s calls succeed or not, as
+/// `valid` says; returns the status of the last refused call.
+async fn wait_until_alpha_is(server: &TestServer, valid: bool) -> Option<Status> {
+    let mut waited = Duration::ZERO;
+    loop {
+        let result = client(server, Some("alpha")).await.solve(eight("a")).await;
+        if result.is_ok() == valid {
+            return result.err();
+        }
+        assert!(
+            waited < Duration::from_secs(15),
+            "alpha never became {}: {result:?}",
+            if valid { "valid" } else { "invalid" }
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        waited += Duration::from_millis(200);
+    }
 }
 
 fn eight(id: &str) -> SolveRequest {
@@ -184,4 +241,116 @@ async fn a_missing_or_empty_tokens_file_stops_the_start() {
             .unwrap_err();
         assert!(err.to_string().contains(&*path.to_string_lossy()), "{err}");
     }
+}
+
+#[tokio::test]
+async fn an_emptied_or_deleted_tokens_file_revokes_every_token_until_it_loads() {
+    let tokens = tokens_file("fail-closed", "alpha\n");
+    let server = TestServer::start(auth_config(tokens.clone())).await;
+    wait_until_alpha_is(&server, true).await;
+
+    // Emptied in place (`: > tokens`): no token is valid any more, health still answers.
+    std::fs::write(&tokens, "").unwrap();
+    let refused = wait_until_alpha_is(&server, false).await.unwrap();
+    assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
+    assert!(
+        refused.message().contains("tokens file"),
+        "the message names the cause: {refused:?}"
+    );
+    health(&server, None)
+        .await
+        .check(HealthCheckRequest::default())
+        .await
+        .expect("health needs no token, also while the tokens file cannot be used");
+
+    // Written back: valid again.
+    tokens_file("fail-closed", "alpha\n");
+    wait_until_alpha_is(&server, true).await;
+
+    // Deleted: revoked; back: valid.
+    std::fs::remove_file(&tokens).unwrap();
+    let refused = wait_until_alpha_is(&server, false).await.unwrap();
+    assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
+    assert!(refused.message().contains("tokens file"), "{refused:?}");
+    tokens_file("fail-closed", "alpha\n");
+    wait_until_alpha_is(&server, true).await;
+}
+
+#[tokio::test]
+async fn health_watch_needs_a_token_and_counts_against_it_but_check_does_not() {
+    let tokens = tokens_file("watch", "alpha\nbeta\n");
+    let server = TestServer::start(auth_config(tokens)).await;
+    let refused = watch(&server, None).await.unwrap_err();
+    assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
+    let refused = watch(&server, Some("gamma")).await.unwrap_err();
+    assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
+    health(&server, None)
+        .await
+        .check(HealthCheckRequest::default())
+        .await
+        .expect("Check needs no token: the kubelet's probes send none");
+
+    // alpha's two Watch streams are its share of calls (`max_streams_per_token: 2`).
+    let open = [
+        watch(&server, Some("alpha")).await.unwrap(),
+        watch(&server, Some("alpha")).await.unwrap(),
+    ];
+    let status = client(&server, Some("alpha"))
+        .await
+        .solve(eight("x"))
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    watch(&server, Some("beta"))
+        .await
+        .expect("beta is not held up");
+    drop(open);
+    wait_until_alpha_is(&server, true).await;
+}
+
+#[tokio::test]
+async fn health_watch_streams_over_the_stream_limit_are_refused_until_some_close() {
+    let server = TestServer::start(Config {
+        max_streams: 2,
+        ..config()
+    })
+    .await;
+    let open = [
+        watch(&server, None).await.unwrap(),
+        watch(&server, None).await.unwrap(),
+    ];
+    let refused = watch(&server, None).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    // They hold the slots solver calls take too, and probes still answer.
+    let busy = server
+        .client_v2()
+        .await
+        .solve(eight("x"))
+        .await
+        .unwrap_err();
+    assert_eq!(busy.code(), Code::ResourceExhausted, "{busy:?}");
+    health(&server, None)
+        .await
+        .check(HealthCheckRequest::default())
+        .await
+        .expect("Check is not counted: probes answer when the server is full");
+
+    // Closed by their clients: their slots are free again.
+    drop(open);
+    let mut waited = Duration::ZERO;
+    let _again = loop {
+        match watch(&server, None).await {
+            Ok(stream) => break stream,
+            Err(status) => assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}"),
+        }
+        assert!(
+            waited < Duration::from_secs(5),
+            "the closed streams' slots were never freed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        waited += Duration::from_millis(50);
+    };
+    watch(&server, None)
+        .await
+        .expect("both slots are free again");
 }
