@@ -253,10 +253,10 @@ say "measured: $(memory); CPU so far $(((utime + stime) * 1000 / ticks)) ms"
 # a second, each 80-move board a second or more); SIGTERM once 20 answers are back, so cases are
 # still searching. Draining must answer every one, and the server must exit 0 in time.
 budget=$((K8S_GRACE - K8S_PRESTOP))
-cat solver-core/tests/data/korf100.txt deploy/ci/fixtures/hard15.txt >"$WORK/cases.txt"
+cat solver-core/data/korf100.txt deploy/ci/fixtures/hard15.txt >"$WORK/cases.txt"
 total=$(grep -c '^[0-9]' "$WORK/cases.txt")
 timeout 30 "$PY" deploy/ci/grpc_check.py korf-requests "$WORK/cases.txt" "$WORK/korf.jsonl" \
-    || die "reading solver-core/tests/data/korf100.txt and deploy/ci/fixtures/hard15.txt"
+    || die "reading solver-core/data/korf100.txt and deploy/ci/fixtures/hard15.txt"
 say "SolveFifteen with Korf's 100 and two 80-move boards ($total cases) on one stream, then SIGTERM mid-run"
 timeout 300 grpcurl -plaintext -max-time 290 -import-path proto -proto solver/v1/solver.proto \
     -d @ "$GRPC_ADDR" solver.v1.Solver/SolveFifteen <"$WORK/korf.jsonl" >"$WORK/korf.out" 2>"$WORK/korf.err" &

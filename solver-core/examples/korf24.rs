@@ -31,7 +31,7 @@ use solver_core::tiles::grid_ida::{GridSearch, Slice};
 use solver_core::tiles::grid_pdb::{GridDatabases, Partition};
 use solver_core::{Move, Pace, Progress, Stop, Turn, Unpaced};
 
-const DATA: &str = include_str!("../tests/data/korf24.txt");
+const DATA: &str = solver_core::benchmarks::KORF24;
 
 /// The instances: id, optimal length, board.
 fn instances() -> Vec<(usize, u32, Vec<u32>)> {

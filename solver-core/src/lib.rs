@@ -20,6 +20,7 @@
 //! assert_eq!(format_moves(&moves), "r");
 //! ```
 
+pub mod benchmarks;
 pub mod pace;
 pub mod solitaire;
 pub mod stop;

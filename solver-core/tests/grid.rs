@@ -103,7 +103,7 @@ fn bounded_answers_respect_the_published_optima() {
     use solver_core::tiles::bounded;
     let grid = Grid::new(5, 5).unwrap();
     let goal = GridBoard::goal(grid);
-    let data = include_str!("data/korf24.txt");
+    let data = solver_core::benchmarks::KORF24;
     for line in data.lines().filter(|l| !l.starts_with('#')).take(6) {
         let numbers: Vec<u32> = line
             .split_whitespace()

@@ -7,7 +7,7 @@
 //! fails its checks (magic, version, set, sizes, checksum) is reported and replaced.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter};
+use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -198,7 +198,6 @@ impl DataDir {
     /// # Errors
     /// [`DataError`] when the directory cannot be created or the file written.
     pub fn store(&self, databases: &PatternDatabases) -> Result<Option<PathBuf>, DataError> {
-        static CALLS: AtomicU64 = AtomicU64::new(0);
         let (Some(dir), Some(path)) = (self.path(), self.file(databases.set())) else {
             return Ok(None);
         };
@@ -206,22 +205,8 @@ impl DataDir {
             path: dir.to_owned(),
             source,
         })?;
-        let temporary = dir.join(format!(
-            ".{}.{}-{}.tmp",
-            storage::file_name(databases.set()),
-            std::process::id(),
-            CALLS.fetch_add(1, Ordering::Relaxed)
-        ));
-        let written = File::create(&temporary).and_then(|file| {
-            let mut writer = BufWriter::with_capacity(1 << 20, file);
-            databases.write_to(&mut writer)?;
-            writer
-                .into_inner()
-                .map_err(std::io::IntoInnerError::into_error)?
-                .sync_all()
-        });
-        if let Err(source) = written.and_then(|()| std::fs::rename(&temporary, &path)) {
-            let _ = std::fs::remove_file(&temporary);
+        let name = storage::file_name(databases.set());
+        if let Err(source) = write_atomically(dir, &name, |writer| databases.write_to(writer)) {
             return Err(DataError::Io {
                 action: "write",
                 path,
@@ -344,6 +329,37 @@ impl Pace for Reported<'_> {
     fn layer_done(&self, progress: Progress) {
         (self.0)(progress);
     }
+}
+
+/// Writes `dir/name` through a temporary file of this process and call, synced, then renamed
+/// into place: readers (other processes too) see a whole file or none, and two processes
+/// writing the same file each leave a whole one.
+pub(crate) fn write_atomically(
+    dir: &Path,
+    name: &str,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<PathBuf> {
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(name);
+    let temporary = dir.join(format!(
+        ".{name}.{}-{}.tmp",
+        std::process::id(),
+        CALLS.fetch_add(1, Ordering::Relaxed)
+    ));
+    let written = File::create(&temporary).and_then(|file| {
+        let mut writer = BufWriter::with_capacity(1 << 20, file);
+        write(&mut writer)?;
+        writer
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?
+            .sync_all()
+    });
+    if let Err(cause) = written.and_then(|()| std::fs::rename(&temporary, &path)) {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(cause);
+    }
+    Ok(path)
 }
 
 #[cfg(test)]

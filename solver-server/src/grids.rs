@@ -11,8 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{BufReader, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
@@ -23,7 +22,7 @@ use solver_core::tiles::grid_pdb::{self, GridDatabases, Partition};
 use solver_core::tiles::grid_table::{self, GridTable, GridTables};
 use solver_core::{Move, Pace};
 
-use crate::data::DataDir;
+use crate::data::{DataDir, write_atomically};
 
 /// The most cells of a board with pattern databases. Beyond the 24-puzzle an optimal search is
 /// within reach only near the target, where Manhattan distance does as well at once, while the
@@ -388,37 +387,6 @@ pub fn build_shape(
             mib: budget_mib,
         }),
     }
-}
-
-/// Writes `dir/name` through a temporary file of this process and call, synced, then renamed
-/// into place: readers (other processes too) see a whole file or none, and two processes
-/// writing the same file each leave a whole one.
-pub(crate) fn write_atomically(
-    dir: &Path,
-    name: &str,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<PathBuf> {
-    static CALLS: AtomicU64 = AtomicU64::new(0);
-    std::fs::create_dir_all(dir)?;
-    let path = dir.join(name);
-    let temporary = dir.join(format!(
-        ".{name}.{}-{}.tmp",
-        std::process::id(),
-        CALLS.fetch_add(1, Ordering::Relaxed)
-    ));
-    let written = File::create(&temporary).and_then(|file| {
-        let mut writer = BufWriter::with_capacity(1 << 20, file);
-        write(&mut writer)?;
-        writer
-            .into_inner()
-            .map_err(std::io::IntoInnerError::into_error)?
-            .sync_all()
-    });
-    if let Err(cause) = written.and_then(|()| std::fs::rename(&temporary, &path)) {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(cause);
-    }
-    Ok(path)
 }
 
 /// A lock whose holder never panics while holding it, so poisoning carries no meaning.

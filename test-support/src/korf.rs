@@ -1,12 +1,12 @@
 //! Korf's 100 random 15-puzzle instances with their optimal lengths, read from the one copy of
-//! the data (`solver-core/tests/data/korf100.txt`, which the CI scripts and the client's load
+//! the data (`solver-core/data/korf100.txt`, `solver_core::benchmarks`, which the CI scripts and the client's load
 //! tool read too).
 
 use solver_core::Board4;
 
 /// The data file: comment lines (`#`), then one instance a line: its number, its optimal
 /// length and its 16 cells for the goal with the blank last.
-pub const KORF100: &str = include_str!("../../solver-core/tests/data/korf100.txt");
+pub const KORF100: &str = solver_core::benchmarks::KORF100;
 
 /// One of Korf's instances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use std::num::ParseIntError;
 use solver_core::{Board4, BoardError};
 
 /// Korf's 100 instances, with their optimal lengths (`id length cells...` per line).
-const KORF100: &str = include_str!("../../../solver-core/tests/data/korf100.txt");
+const KORF100: &str = solver_core::benchmarks::KORF100;
 
 /// The 80-move board (one of the two hardest 15-puzzle positions), solved to the standard goal.
 const EIGHTY: [u8; 16] = [0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1];

@@ -17,7 +17,7 @@ from conftest import (  # also puts the generated stubs on sys.path
 from google.rpc import error_details_pb2, status_pb2
 from solver.v2 import solver_pb2 as v2, solver_pb2_grpc as v2_grpc
 
-KORF = Path(__file__).resolve().parents[1] / "fixtures" / "korf100.txt"
+KORF = Path(__file__).resolve().parents[3] / "solver-core" / "data" / "korf100.txt"
 TIMEOUT = 60
 
 
