@@ -38,19 +38,26 @@ pub(super) async fn scramble(
     let call = Call::begin(shared, &request)?;
     let request = request.into_inner();
     let (distance, seed) = (request.distance, request.seed);
-    let (side, max) = match convert::shape(request.rows, request.cols)? {
-        convert::Shape::Eight => (3, EIGHT_MAX_DISTANCE),
-        convert::Shape::Fifteen => (4, FIFTEEN_MAX_DISTANCE),
-        convert::Shape::Other(grid) => (0, grid.max_distance()),
+    // The most a caller may ask, and whether it is the shape's radius (else a multiple of its
+    // size, above every known bound on the radius).
+    let (side, max, radius) = match convert::shape(request.rows, request.cols)? {
+        convert::Shape::Eight => (3, EIGHT_MAX_DISTANCE, true),
+        convert::Shape::Fifteen => (4, FIFTEEN_MAX_DISTANCE, true),
+        convert::Shape::Other(grid) => (0, grid.max_distance(), grid.known_radius().is_some()),
     };
     if distance > max {
         let (rows, cols) = (request.rows, request.cols);
-        return Err(Failure::invalid(
-            "distance",
+        let message = if radius {
             format!(
-                "{distance}: no {rows}x{cols} board is that far from the goal (the most that may be asked is {max})"
-            ),
-        ));
+                "{distance}: no {rows}x{cols} board is that far from the goal (the most is {max})"
+            )
+        } else {
+            format!(
+                "{distance}: more than a {rows}x{cols} scramble may ask (at most {max}, \
+                 rows * cols * (rows + cols), above every known bound on the radius)"
+            )
+        };
+        return Err(Failure::invalid("distance", message));
     }
     let elapsed = || call.received.elapsed();
     let response = if side == 0 {
