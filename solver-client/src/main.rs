@@ -40,7 +40,7 @@ mod sink;
 mod v2;
 mod wire;
 
-use std::io::{self, IsTerminal as _, Read as _};
+use std::io::{self, IsTerminal as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -265,26 +265,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         .context("starting the client's runtime")?;
     let (failed, unreachable) = match cli.command {
         Command::Judge { problem } => {
-            let mut input = Vec::new();
-            io::stdin()
-                .lock()
-                .read_to_end(&mut input)
-                .context("reading standard input")?;
-            let parsed = problem.format().parse(&input);
-            drop(input);
-            let mut printer = judge::Printer::new(problem, parsed.cases.len(), !cli.no_progress);
-            for (line, message) in &parsed.problems {
-                printer.problem(*line, message);
-            }
-            let cases: Arc<[case::Case]> = parsed.cases.into();
-            let unreachable = runtime.block_on(answer_all(
-                cli.server.as_deref(),
-                &link,
-                embedded.as_ref(),
-                cases,
-                &mut printer,
-            ))?;
-            let summary = printer.finish().context("writing the answers")?;
+            // Read while the answers are printed: memory stays bounded whatever the input.
+            let input = judge::source::Source::stdin().context("reading standard input")?;
+            let service = judge::run::Service {
+                server: cli.server.as_deref(),
+                link: &link,
+                embedded: embedded.as_ref(),
+                refresh: refresh(cli.server.as_deref(), &link),
+            };
+            let judge::run::Answered {
+                summary,
+                unreachable,
+            } = judge::run::answer(problem, input, &runtime, service, !cli.no_progress)?;
             if let Some(why) = unreachable {
                 return Err(exit::Unreachable(format!(
                     "{problem}: {} of {} case(s) answered; {why}",

@@ -5,12 +5,14 @@
 //! lexicographically smallest of those.
 
 use std::io::Write as _;
+use std::ops::ControlFlow;
 
 use solver_core::Board3;
 
-use super::format::{Format, RenderError, board_from_tokens, read_cases, write_moves};
+use super::format::{Format, Item, RenderError, board_from_tokens, read_cases, write_moves};
+use super::source::Source;
 use super::tokens::{Attempt, Layout, Read, Token, Tokens};
-use crate::case::{Answer, Input, Query};
+use crate::case::{Answer, Query};
 use crate::output::Output;
 use crate::read_error::ReadError;
 
@@ -50,7 +52,7 @@ pub(crate) const LAYOUT: Layout = Layout {
 };
 
 impl Format for Eight {
-    fn parse(&self, input: &[u8]) -> Input {
+    fn read(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
         let layout = if self.line_cases {
             LAYOUT
         } else {
@@ -65,7 +67,8 @@ impl Format for Eight {
             layout,
             |at| read_board3(at).map(to_goal),
             |tiles| board_from_tokens::<3>(tiles).map(to_goal),
-        )
+            out,
+        );
     }
 
     fn render(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
@@ -108,7 +111,7 @@ fn to_goal(start: Board3) -> Query {
 /// one per line).
 pub(crate) fn read_board3(at: Tokens<'_>) -> Attempt<'_, Board3, ReadError> {
     if let Some(first) = at.peek()
-        && first.bytes.len() > 1
+        && first.bytes().len() > 1
     {
         let mut after = at;
         after.next();
@@ -117,18 +120,18 @@ pub(crate) fn read_board3(at: Tokens<'_>) -> Attempt<'_, Board3, ReadError> {
         let tiles = at.attempt(9, |group| {
             group[1..]
                 .iter()
-                .all(|t| t.bytes.len() == 1)
+                .all(|t| t.bytes().len() == 1)
                 .then_some(())
                 .ok_or(())
         });
-        let first_of_nine = first.bytes.len() != 9
+        let first_of_nine = first.bytes().len() != 9
             && matches!(&tiles.read, Read::Case { result: Ok(()), last, .. }
                 if tiles.after.peek().is_none_or(|next| next.line > last.line));
         if alone && !first_of_nine {
             return Attempt {
                 read: Read::Case {
-                    first,
-                    last: first,
+                    first: first.mark(),
+                    last: first.mark(),
                     result: packed_board3(&first),
                 },
                 after,
@@ -139,8 +142,8 @@ pub(crate) fn read_board3(at: Tokens<'_>) -> Attempt<'_, Board3, ReadError> {
 }
 
 /// A 3×3 board packed into one token of 9 characters, as HDU 3567 writes it (`12X453786`).
-pub(crate) fn packed_board3(token: &Token<'_>) -> Result<Board3, ReadError> {
-    let bytes = token.bytes;
+pub(crate) fn packed_board3(token: &Token) -> Result<Board3, ReadError> {
+    let bytes = token.bytes();
     if bytes.len() != 9 || !bytes.is_ascii() {
         return Err(ReadError::NotPacked(token.quoted()));
     }

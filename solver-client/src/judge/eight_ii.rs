@@ -4,11 +4,13 @@
 //! string of that length, which is what the service returns.
 
 use std::io::Write as _;
+use std::ops::ControlFlow;
 
 use super::eight::packed_board3;
-use super::format::{Format, RenderError, read_cases, write_moves};
+use super::format::{Format, Item, RenderError, read_cases, write_moves};
+use super::source::Source;
 use super::tokens::{Layout, Token};
-use crate::case::{Answer, Input, Query};
+use crate::case::{Answer, Query};
 use crate::output::Output;
 use crate::read_error::ReadError;
 
@@ -28,7 +30,7 @@ const LAYOUT: Layout = Layout {
 };
 
 /// The start and target boards of a case.
-fn pair(boards: &[Token<'_>]) -> Result<Query, ReadError> {
+fn pair(boards: &[Token]) -> Result<Query, ReadError> {
     let [start, target] = boards else {
         return Err(ReadError::Boards(boards.len()));
     };
@@ -38,8 +40,8 @@ fn pair(boards: &[Token<'_>]) -> Result<Query, ReadError> {
 }
 
 impl Format for EightII {
-    fn parse(&self, input: &[u8]) -> Input {
-        read_cases(input, true, LAYOUT, |at| at.attempt(2, pair), pair)
+    fn read(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
+        read_cases(input, true, LAYOUT, |at| at.attempt(2, pair), pair, out);
     }
 
     fn render(&self, out: &mut Output, number: usize, answer: &Answer) -> Result<(), RenderError> {

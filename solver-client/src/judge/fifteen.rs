@@ -4,12 +4,14 @@
 //! judge input needs at most 45 (the statement's promise).
 
 use std::io::Write as _;
+use std::ops::ControlFlow;
 
 use solver_core::Board4;
 
-use super::format::{Format, RenderError, board_from_tokens, read_cases, write_moves};
+use super::format::{Format, Item, RenderError, board_from_tokens, read_cases, write_moves};
+use super::source::Source;
 use super::tokens::Layout;
-use crate::case::{Answer, Input, Query};
+use crate::case::{Answer, Query};
 use crate::output::Output;
 
 /// The 4×4 formats.
@@ -39,14 +41,15 @@ fn to_goal(start: Board4) -> Query {
 }
 
 impl Format for Fifteen {
-    fn parse(&self, input: &[u8]) -> Input {
+    fn read(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
         read_cases(
             input,
             self.counted,
             LAYOUT,
             |at| at.attempt(16, board_from_tokens::<4>).map(to_goal),
             |tiles| board_from_tokens::<4>(tiles).map(to_goal),
-        )
+            out,
+        );
     }
 
     fn render(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {

@@ -1,24 +1,56 @@
-//! What every judge format shares: the [`Format`] trait, reading a whole input into cases (count
+//! What every judge format shares: the [`Format`] trait, reading an input case by case (count
 //! header, case after case, the end), boards from tokens, and move strings out.
 
 use std::io;
+use std::ops::ControlFlow;
 
+use super::source::Source;
 use super::tokens;
-use crate::case::{Answer, Input, Query};
+use crate::case::{Answer, Case, Input, Query};
 use crate::output::Output;
 use crate::read_error::ReadError;
 
+/// What reading an input yields, in input order.
+#[derive(Debug)]
+pub(crate) enum Item {
+    /// The next case, numbered from 1.
+    Case(Case),
+    /// A problem outside any case, and its line: before the first case (the count) or after
+    /// the last (text after the cases a count announced).
+    Problem(usize, ReadError),
+}
+
 /// A judge's input and output format.
 pub(crate) trait Format: Sync {
-    /// Reads the whole input into cases. Never fails: whatever is wrong is recorded per case (or,
-    /// outside any case, in [`Input::problems`]) and the other cases are still read.
-    fn parse(&self, input: &[u8]) -> Input;
+    /// Reads the input case by case, handing each to `out` as soon as it is read (so that it can
+    /// be on its way while the rest is read); stops early when `out` says so. Never fails:
+    /// whatever is wrong is handed on per case (or, outside any case, as a problem) and the other
+    /// cases are still read. A read error of the input ends it there (see [`Source`]).
+    fn read(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>);
+
+    /// Reads a whole input held in memory into cases, as [`Format::read`] does.
+    fn parse(&self, input: &[u8]) -> Input {
+        collect(|out| self.read(&Source::from_bytes(input), out))
+    }
 
     /// Writes the answer to case `number` exactly as the judge expects.
     ///
     /// # Errors
     /// Writing failed, or the answer cannot be written in this format (nothing is written then).
     fn render(&self, out: &mut Output, number: usize, answer: &Answer) -> Result<(), RenderError>;
+}
+
+/// Everything `read` hands on, gathered into an [`Input`].
+pub(crate) fn collect(read: impl FnOnce(&mut dyn FnMut(Item) -> ControlFlow<()>)) -> Input {
+    let mut input = Input::default();
+    read(&mut |item| {
+        match item {
+            Item::Case(case) => input.cases.push(case),
+            Item::Problem(line, problem) => input.problems.push((line, problem)),
+        }
+        ControlFlow::Continue(())
+    });
+    input
 }
 
 /// Why an answer was not written.
@@ -36,16 +68,16 @@ pub(crate) enum RenderError {
 }
 
 /// A count header (`N` or `T`): the number of cases that follow, and its token as typed.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Count<'a> {
+#[derive(Debug, Clone)]
+pub(crate) struct Count {
     n: u64,
-    token: tokens::Token<'a>,
+    token: tokens::Token,
 }
 
-impl Count<'_> {
+impl Count {
     /// The count as typed (a number too large for any use is still shown as it was given).
     fn shown(&self) -> String {
-        if self.token.bytes.len() <= 24 {
+        if self.token.bytes().len() <= 24 {
             self.token.text().to_owned()
         } else {
             self.token.quoted()
@@ -55,92 +87,107 @@ impl Count<'_> {
 
 /// Reads the count header. A header that is not a number is reported; if it is alone on its line
 /// it is skipped, else it is read as part of the first case. An input without any token is
-/// reported as missing its count.
-pub(super) fn read_count<'a>(
-    tokens: &mut tokens::Tokens<'a>,
-    input: &mut Input,
-) -> Option<Count<'a>> {
+/// reported as missing its count. The problem, if any, is the second value.
+fn read_count(tokens: &mut tokens::Tokens<'_>) -> (Option<Count>, Option<(usize, ReadError)>) {
     let Some(token) = tokens.peek() else {
-        input.problems.push((1, ReadError::NoCount));
-        return None;
+        return (None, Some((1, ReadError::NoCount)));
     };
     if let Some(n) = token.number() {
         tokens.next();
-        return Some(Count { n, token });
+        return (Some(Count { n, token }), None);
     }
-    input
-        .problems
-        .push((token.line, ReadError::NotACount(token.quoted())));
+    let problem = (token.line, ReadError::NotACount(token.quoted()));
     let mut after = *tokens;
     after.next();
     if after.peek().is_none_or(|next| next.line != token.line) {
         tokens.next();
     }
-    None
+    (None, Some(problem))
 }
 
 /// Checks the end of a counted input: nothing may follow the last case.
-pub(super) fn expect_end(tokens: &tokens::Tokens<'_>, input: &mut Input, count: &Count<'_>) {
-    if let Some(token) = tokens.peek() {
-        input.problems.push((
-            token.line,
-            ReadError::AfterLast {
-                token: token.quoted(),
-                count: count.shown(),
-            },
-        ));
-    }
+fn expect_end(tokens: &tokens::Tokens<'_>, count: &Count) -> Option<(usize, ReadError)> {
+    let token = tokens.peek()?;
+    Some((
+        token.line,
+        ReadError::AfterLast {
+            token: token.quoted(),
+            count: count.shown(),
+        },
+    ))
 }
 
-/// Reads a whole input: the cases a first-line count announces when `counted` (or until the end
-/// of input if the count is not a number), else cases until the end of input. `attempt` reads
-/// one case at a position and `check` judges a case's worth of tokens; `layout` says how cases
-/// lie in lines, which is how a malformed case is kept from costing any other (see
-/// [`tokens::Tokens::read_case`]).
+/// Reads an input: the cases a first-line count announces when `counted` (or until the end of
+/// input if the count is not a number), else cases until the end of input, each handed to `out`
+/// as soon as it is read. `attempt` reads one case at a position and `check` judges a case's
+/// worth of tokens; `layout` says how cases lie in lines, which is how a malformed case is kept
+/// from costing any other (see [`tokens::Tokens::read_case`]).
+///
+/// Once a case is read, nothing before it is read again: the source may drop it, which is what
+/// keeps memory bounded.
 pub(crate) fn read_cases<'a>(
-    input: &'a [u8],
+    input: &'a Source,
     counted: bool,
     layout: tokens::Layout,
     attempt: impl Fn(tokens::Tokens<'a>) -> tokens::Attempt<'a, Query, ReadError>,
-    check: impl Fn(&[tokens::Token<'a>]) -> Result<Query, ReadError>,
-) -> Input {
+    check: impl Fn(&[tokens::Token]) -> Result<Query, ReadError>,
+    out: &mut dyn FnMut(Item) -> ControlFlow<()>,
+) {
     let mut tokens = tokens::Tokens::new(input);
-    let mut cases = Input::default();
+    let case = |number, line, query| {
+        Item::Case(Case {
+            number,
+            line,
+            query,
+        })
+    };
     let count = if counted {
-        let count = read_count(&mut tokens, &mut cases);
+        let (count, problem) = read_count(&mut tokens);
+        if let Some((line, problem)) = problem
+            && out(Item::Problem(line, problem)).is_break()
+        {
+            return;
+        }
         if count.is_none() && tokens.peek().is_none() {
-            return cases;
+            return;
         }
         count
     } else {
         None
     };
+    let mut number = 1;
     loop {
         if let Some(count) = &count
-            && cases.cases.len() as u64 >= count.n
+            && number as u64 > count.n
         {
-            expect_end(&tokens, &mut cases, count);
-            break;
+            if let Some((line, problem)) = expect_end(&tokens, count) {
+                let _ = out(Item::Problem(line, problem));
+            }
+            return;
         }
-        let number = cases.cases.len() + 1;
         let cases_after = count.as_ref().map(|count| count.n - number as u64);
-        match tokens.read_case(layout, cases_after, &attempt, &check) {
+        let flow = match tokens.read_case(layout, cases_after, &attempt, &check) {
             None => {
                 if let Some(count) = &count {
                     let message = truncated(layout, 0, Some(count), number);
-                    cases.push(tokens.line(), Err(message));
+                    let _ = out(case(number, tokens.line(), Err(message)));
                 }
-                break;
+                return;
             }
-            Some(tokens::Group::Valid(query, line)) => cases.push(line, Ok(query)),
-            Some(tokens::Group::Invalid(error, line)) => cases.push(line, Err(error)),
+            Some(tokens::Group::Valid(query, line)) => out(case(number, line, Ok(query))),
+            Some(tokens::Group::Invalid(error, line)) => out(case(number, line, Err(error))),
             Some(tokens::Group::Truncated(read, line)) => {
-                cases.push(line, Err(truncated(layout, read, count.as_ref(), number)));
-                break;
+                let error = truncated(layout, read, count.as_ref(), number);
+                let _ = out(case(number, line, Err(error)));
+                return;
             }
+        };
+        if flow.is_break() {
+            return;
         }
+        input.release(tokens.offset());
+        number += 1;
     }
-    cases
 }
 
 /// The error for input that ends inside a case (after `read` tokens) or before all announced
@@ -148,7 +195,7 @@ pub(crate) fn read_cases<'a>(
 fn truncated(
     layout: tokens::Layout,
     read: usize,
-    count: Option<&Count<'_>>,
+    count: Option<&Count>,
     number: usize,
 ) -> ReadError {
     match (read, count) {
@@ -167,7 +214,7 @@ fn truncated(
 /// A sliding-tile board from its tiles' tokens. A number out of range is quoted as it was typed
 /// (solver-core shows the number it read, which saturates for very long ones).
 pub(crate) fn board_from_tokens<const W: usize>(
-    tokens: &[tokens::Token<'_>],
+    tokens: &[tokens::Token],
 ) -> Result<solver_core::Board<W>, ReadError> {
     solver_core::Board::<W>::from_tokens(tokens.iter().map(tokens::Token::text)).map_err(
         |e| match e {

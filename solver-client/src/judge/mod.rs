@@ -15,11 +15,14 @@ pub(crate) mod fifteen;
 pub(crate) mod format;
 pub(crate) mod printer;
 mod problem;
+pub(crate) mod run;
 pub(crate) mod solitaire;
+pub(crate) mod source;
+#[cfg(test)]
+pub(crate) mod streaming_tests;
 #[cfg(test)]
 mod tests;
 pub(crate) mod tokens;
 
 pub(crate) use self::format::Format;
-pub(crate) use self::printer::Printer;
 pub(crate) use self::problem::Problem;

@@ -63,6 +63,11 @@ impl Problem {
         }
     }
 
+    /// Whether the input starts with the number of cases (and so may have text after the last).
+    pub(crate) fn counted(self) -> bool {
+        matches!(self, Problem::Uva652 | Problem::Hdu3567 | Problem::Uva10181)
+    }
+
     /// The kind of puzzle this problem's cases are (the server tables to warm up).
     pub(crate) fn kind(self) -> Kind {
         match self {

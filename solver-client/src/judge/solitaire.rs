@@ -5,10 +5,12 @@
 //! same way. The answer, `YES` or `NO`, is unique.
 
 use std::io::Write as _;
+use std::ops::ControlFlow;
 
 use solver_core::solitaire::{DEFAULT_MAX_MOVES, Position, Square};
 
-use super::format::{Format, RenderError, read_cases};
+use super::format::{Format, Item, RenderError, collect, read_cases};
+use super::source::Source;
 use super::tokens::{Layout, Token};
 use crate::case::{Answer, Input, Pair, Query};
 use crate::output::Output;
@@ -22,8 +24,8 @@ pub(crate) struct Solitaire;
 pub(crate) static SOLITAIRE_UNTIL_EOF: Solitaire = Solitaire;
 
 impl Format for Solitaire {
-    fn parse(&self, input: &[u8]) -> Input {
-        parse_with_limit(input, DEFAULT_MAX_MOVES)
+    fn read(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
+        read_with_limit(input, DEFAULT_MAX_MOVES, out);
     }
 
     fn render(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
@@ -50,7 +52,13 @@ const LAYOUT: Layout = Layout {
 
 /// Reads pairs of positions until the end of input, each to be solved within `max_moves`.
 pub(crate) fn parse_with_limit(input: &[u8], max_moves: u32) -> Input {
-    let check = |group: &[Token<'_>]| {
+    collect(|out| read_with_limit(&Source::from_bytes(input), max_moves, out))
+}
+
+/// Reads pairs of positions until the end of input, each to be solved within `max_moves`,
+/// handing each case to `out` as it is read.
+fn read_with_limit(input: &Source, max_moves: u32, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
+    let check = |group: &[Token]| {
         if group.len() != 16 {
             return Err(ReadError::Positions(group.len()));
         }
@@ -61,18 +69,18 @@ pub(crate) fn parse_with_limit(input: &[u8], max_moves: u32) -> Input {
             max_moves,
         }))
     };
-    read_cases(input, false, LAYOUT, |at| at.attempt(16, check), check)
+    read_cases(input, false, LAYOUT, |at| at.attempt(16, check), check, out);
 }
 
 /// Four pieces from 8 numbers `r1 c1 .. r4 c4`.
-fn pieces(tokens: &[Token<'_>]) -> Result<Position, ReadError> {
+fn pieces(tokens: &[Token]) -> Result<Position, ReadError> {
     if tokens.len() != 8 {
         return Err(ReadError::Pieces(tokens.len()));
     }
     let mut squares = [Square::new(1, 1).expect("a square on the board"); 4];
     for (piece, pair) in tokens.chunks(2).enumerate() {
         // A number that is not written plainly (too long, leading zeros) is quoted as typed.
-        let coordinate = |token: &Token<'_>| {
+        let coordinate = |token: &Token| {
             token
                 .number()
                 .and_then(|n| u32::try_from(n).ok())

@@ -4,31 +4,58 @@
 //! for two things: error messages name them, and after a malformed case the parsers use line
 //! breaks to find where the next case starts, so that one bad case costs only itself (see
 //! [`Tokens::read_case`]).
+//!
+//! The input is a [`Source`] read as the cursors ask for it, so that memory stays bounded however
+//! long the input (or one of its lines) is: a cursor is an offset into it, and a token owns its
+//! (few) bytes rather than borrowing them from a buffer that moves on.
 
+use super::source::{Bytes, Source};
 use crate::read_error::{LayoutError, Lines};
 
 /// One token: a maximal run of non-whitespace bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Token<'a> {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Token {
     /// The bytes of the token (not necessarily UTF-8: input is arbitrary bytes).
-    pub(crate) bytes: &'a [u8],
+    bytes: Bytes,
     /// 1-based line the token is on.
     pub(crate) line: usize,
-    /// Byte offset of the token in the input.
-    offset: usize,
+    /// Whether it is the first token of its line.
+    starts_line: bool,
 }
 
-impl<'a> Token<'a> {
+/// Where a token is, without its bytes: what the search for case boundaries looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Mark {
+    /// 1-based line the token is on.
+    pub(crate) line: usize,
+    /// Whether it is the first token of its line.
+    starts_line: bool,
+}
+
+impl Token {
     /// A placeholder for unfilled slots of a group.
-    const NONE: Token<'static> = Token {
-        bytes: &[],
+    const NONE: Token = Token {
+        bytes: Bytes::EMPTY,
         line: 0,
-        offset: 0,
+        starts_line: false,
     };
 
+    /// The bytes of the token.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Where the token is.
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            line: self.line,
+            starts_line: self.starts_line,
+        }
+    }
+
     /// The token as text; a token that is not UTF-8 reads as U+FFFD, which no parser accepts.
-    pub(crate) fn text(&self) -> &'a str {
-        std::str::from_utf8(self.bytes).unwrap_or("\u{fffd}")
+    pub(crate) fn text(&self) -> &str {
+        std::str::from_utf8(&self.bytes).unwrap_or("\u{fffd}")
     }
 
     /// The token as a number, if it is one (digits only; no sign).
@@ -43,7 +70,7 @@ impl<'a> Token<'a> {
     /// The token quoted for an error message, shortened if it is long.
     pub(crate) fn quoted(&self) -> String {
         const MAX: usize = 24;
-        let text = String::from_utf8_lossy(self.bytes);
+        let text = String::from_utf8_lossy(&self.bytes);
         if text.chars().count() > MAX {
             let head: String = text.chars().take(MAX).collect();
             format!("{head:?}...")
@@ -54,15 +81,17 @@ impl<'a> Token<'a> {
 }
 
 /// A cursor over the tokens of an input. Cheap to copy, which is how parsers look ahead.
+///
+/// A cursor is always at the start of the input, right after a token, or at the end (after the
+/// last whitespace): that is what lets a token tell whether it starts its line from the
+/// whitespace before it alone, and cursors be ordered by their token index.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Tokens<'a> {
-    input: &'a [u8],
-    pos: usize,
+    input: &'a Source,
+    pos: u64,
     line: usize,
     /// Tokens before the cursor.
     index: usize,
-    /// Tokens in the whole input.
-    total: usize,
 }
 
 /// How a format lays its cases out in lines, for finding the next case after a malformed one.
@@ -115,13 +144,13 @@ impl Fit {
 
 /// What reading one case at a position found (see [`Tokens::attempt`]).
 #[derive(Debug)]
-pub(crate) enum Read<'a, T, E> {
+pub(crate) enum Read<T, E> {
     /// A case's worth of tokens, from `first` to `last`, and what the format made of them.
     Case {
         /// Its first token.
-        first: Token<'a>,
+        first: Mark,
         /// Its last token.
-        last: Token<'a>,
+        last: Mark,
         /// The value, or what is wrong with the case.
         result: Result<T, E>,
     },
@@ -133,7 +162,7 @@ pub(crate) enum Read<'a, T, E> {
 #[derive(Debug)]
 pub(crate) struct Attempt<'a, T, E> {
     /// What was read.
-    pub(crate) read: Read<'a, T, E>,
+    pub(crate) read: Read<T, E>,
     /// The cursor after the case.
     pub(crate) after: Tokens<'a>,
 }
@@ -158,19 +187,78 @@ impl<'a, T, E> Attempt<'a, T, E> {
         }
     }
 
+    /// What this reading found, without the value.
+    fn shape(&self) -> Shape<'a> {
+        Shape {
+            found: match &self.read {
+                Read::Case { last, result, .. } => Found::Case {
+                    valid: result.is_ok(),
+                    whole: ends_line(&self.after, last.line),
+                },
+                Read::Truncated(read) => Found::Truncated(*read),
+            },
+            after: self.after,
+        }
+    }
+}
+
+/// What reading a case at a position found, but the value: all that the search for where cases
+/// start looks at. The search reads the same positions again and again (each case's look-ahead
+/// goes up to 16 cases on), so shapes are remembered by the source (see [`Tokens::look`]).
+#[derive(Debug, Clone, Copy)]
+struct Shape<'a> {
+    found: Found,
+    after: Tokens<'a>,
+}
+
+/// What a reading found, for [`Shape`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// A case's worth of tokens.
+    Case {
+        /// Whether the format took them as a case.
+        valid: bool,
+        /// Whether they end where their last line does (or the input does).
+        whole: bool,
+    },
+    /// The input ended after this many tokens, fewer than a case has.
+    Truncated(usize),
+}
+
+/// Where a cursor is, without the input it is in: how the source remembers the cursor after a
+/// reading ([`Tokens::look`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Place {
+    pos: u64,
+    line: usize,
+    index: usize,
+}
+
+impl Shape<'_> {
     /// Whether this is a valid case that ends where its last line does (or the input does).
     fn valid_and_whole(&self) -> bool {
-        matches!(&self.read, Read::Case { result: Ok(_), last, .. } if ends_line(&self.after, last.line))
+        matches!(
+            self.found,
+            Found::Case {
+                valid: true,
+                whole: true
+            }
+        )
+    }
+
+    /// Whether this is a valid case.
+    fn valid(&self) -> bool {
+        matches!(self.found, Found::Case { valid: true, .. })
     }
 
     /// Whether this is the end of the input.
     fn at_end(&self) -> bool {
-        matches!(self.read, Read::Truncated(0))
+        self.found == Found::Truncated(0)
     }
 
     /// Whether this is a case (valid or not) that ends where its last line does.
     fn whole(&self) -> bool {
-        matches!(&self.read, Read::Case { last, .. } if ends_line(&self.after, last.line))
+        matches!(self.found, Found::Case { whole: true, .. })
     }
 }
 
@@ -188,7 +276,7 @@ pub(crate) enum Group<T, E> {
 
 /// Whether nothing follows `line` on its line once the cursor is at `after`.
 fn ends_line(after: &Tokens<'_>, line: usize) -> bool {
-    after.peek().is_none_or(|next| next.line > line)
+    after.peek_mark().is_none_or(|next| next.line > line)
 }
 
 /// How many valid cases that end inside lines may follow one another before they end with a line:
@@ -200,7 +288,7 @@ const SHARED_LINE_CASES: usize = 16;
 /// two lines that could each begin one, the very next case must end with its line.
 fn shares_line<'a, T, E>(
     attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T, E>,
-    mut next: Attempt<'a, T, E>,
+    mut next: Shape<'a>,
     layout: Layout,
 ) -> bool {
     let chain = if layout.lines > 1 {
@@ -212,10 +300,10 @@ fn shares_line<'a, T, E>(
         if next.valid_and_whole() {
             return true;
         }
-        if !matches!(next.read, Read::Case { result: Ok(_), .. }) {
+        if !next.valid() {
             return false;
         }
-        next = attempt(next.after);
+        next = next.after.look(attempt);
     }
     layout.lines == 1
 }
@@ -226,9 +314,9 @@ fn starts_cases<'a, T, E>(
     attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T, E>,
     start: Tokens<'a>,
 ) -> bool {
-    let case = attempt(start);
+    let case = start.look(attempt);
     case.valid_and_whole() && {
-        let next = attempt(case.after);
+        let next = case.after.look(attempt);
         next.at_end() || next.valid_and_whole()
     }
 }
@@ -240,78 +328,119 @@ const LOOK_AHEAD_LINES_PER_TOKEN: usize = 4;
 
 impl<'a> Tokens<'a> {
     /// Tokens of `input`, starting on line 1.
-    pub(crate) fn new(input: &'a [u8]) -> Self {
-        let mut tokens = Self {
+    pub(crate) fn new(input: &'a Source) -> Self {
+        Self {
             input,
             pos: 0,
             line: 1,
             index: 0,
-            total: 0,
-        };
-        tokens.total = tokens.count();
-        tokens
+        }
     }
 
-    /// How many tokens follow the cursor.
+    /// The byte offset of the cursor: nothing before it is read again once the parser has moved
+    /// past it (see [`Source::release`]).
+    pub(crate) fn offset(&self) -> u64 {
+        self.pos
+    }
+
+    /// How many tokens follow the cursor. The first call reads the input to its end (the totals
+    /// are counted as it is read; the bytes are not kept in memory for it).
     fn remaining(&self) -> usize {
-        self.total - self.index
+        self.input.totals().tokens - self.index
     }
 
     /// The next token without consuming it.
-    pub(crate) fn peek(&self) -> Option<Token<'a>> {
+    pub(crate) fn peek(&self) -> Option<Token> {
         let mut copy = *self;
         copy.next()
     }
 
+    /// Where the next token is, without reading its bytes.
+    fn peek_mark(&self) -> Option<Mark> {
+        let mut copy = *self;
+        copy.advance()
+    }
+
     /// Line of the cursor: of the next token if any, else of the end of the input.
     pub(crate) fn line(&self) -> usize {
-        self.peek().map_or_else(|| self.end_line(), |t| t.line)
+        self.peek_mark().map_or_else(|| self.end_line(), |t| t.line)
     }
 
     /// The line of the end of input: the last line, not the empty one after a final newline.
     fn end_line(&self) -> usize {
         let end = self.at_end();
-        end.line - usize::from(self.input.ends_with(b"\n") && end.line > 1)
+        end.line - usize::from(self.input.totals().ends_with_newline && end.line > 1)
     }
 
-    /// The cursor at the end of the input.
+    /// The cursor at the end of the input: where reading every token would leave it, from the
+    /// totals rather than by reading them.
     fn at_end(&self) -> Self {
-        let mut copy = *self;
-        while copy.next().is_some() {}
-        copy
-    }
-
-    /// Whether `token` is the first on its line.
-    fn starts_line(&self, token: &Token<'a>) -> bool {
-        self.input[..token.offset]
-            .iter()
-            .rev()
-            .take_while(|&&b| b != b'\n')
-            .all(|&b| b.is_ascii_whitespace() || b == 0x0b)
+        let totals = self.input.totals();
+        Self {
+            input: self.input,
+            pos: totals.len,
+            line: 1 + totals.newlines,
+            index: totals.tokens,
+        }
     }
 
     /// The cursor at the first token of the next line that has tokens, after `line`; `None` at
     /// the end of the input.
     fn next_line_start(mut self, line: usize) -> Option<Self> {
         loop {
-            let token = self.peek()?;
-            if token.line > line {
+            let mut after = self;
+            if after.advance()?.line > line {
                 return Some(self);
             }
-            self.next();
+            self = after;
         }
     }
 
-    /// The tokens from the cursor up to (not including) `end`.
-    fn until(mut self, end: &Self) -> Vec<Token<'a>> {
-        let mut tokens = Vec::new();
-        while self.pos < end.pos {
-            match self.next() {
-                Some(token) if token.offset < end.pos => tokens.push(token),
-                _ => break,
-            }
+    /// Reads the next token: its bytes only if `keep`. A token starts its line when a line break
+    /// comes before it, or nothing does (see [`Tokens`] for why the cursor's own position tells).
+    fn lex(&mut self, keep: bool) -> Option<(Mark, Bytes)> {
+        let lexed = self.input.lex(self.pos, keep);
+        let starts_line = lexed.newlines > 0 || self.pos == 0;
+        self.pos = lexed.end;
+        self.line += lexed.newlines;
+        let bytes = lexed.token?;
+        self.index += 1;
+        Some((
+            Mark {
+                line: self.line,
+                starts_line,
+            },
+            bytes,
+        ))
+    }
+
+    /// Moves past the next token without reading its bytes.
+    fn advance(&mut self) -> Option<Mark> {
+        self.lex(false).map(|(mark, _)| mark)
+    }
+
+    /// What `attempt` finds at the cursor, but the value: remembered by the source, since a
+    /// reading depends only on where it starts (and a source is read by one format).
+    fn look<T, E>(self, attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T, E>) -> Shape<'a> {
+        if let Some((found, after)) = self.input.shape(self.pos) {
+            return Shape {
+                found,
+                after: Tokens {
+                    input: self.input,
+                    pos: after.pos,
+                    line: after.line,
+                    index: after.index,
+                },
+            };
         }
-        tokens
+        let shape = attempt(self).shape();
+        let after = Place {
+            pos: shape.after.pos,
+            line: shape.after.line,
+            index: shape.after.index,
+        };
+        self.input.remember_shape(self.pos, shape.found, after);
+        shape
     }
 
     /// Reads `n` tokens (at most 16) from the cursor as one case and checks them with `check`:
@@ -319,7 +448,7 @@ impl<'a> Tokens<'a> {
     pub(crate) fn attempt<T, E>(
         mut self,
         n: usize,
-        check: impl Fn(&[Token<'a>]) -> Result<T, E>,
+        check: impl Fn(&[Token]) -> Result<T, E>,
     ) -> Attempt<'a, T, E> {
         debug_assert!((1..=16).contains(&n));
         let mut group = [Token::NONE; 16];
@@ -340,8 +469,8 @@ impl<'a> Tokens<'a> {
         }
         Attempt {
             read: Read::Case {
-                first: group[0],
-                last: group[n - 1],
+                first: group[0].mark(),
+                last: group[n - 1].mark(),
                 result: check(&group[..n]),
             },
             after: self,
@@ -398,20 +527,20 @@ impl<'a> Tokens<'a> {
         layout: Layout,
         cases_after: Option<u64>,
         attempt: impl Fn(Tokens<'a>) -> Attempt<'a, T, E>,
-        check: impl Fn(&[Token<'a>]) -> Result<T, E>,
+        check: impl Fn(&[Token]) -> Result<T, E>,
     ) -> Option<Group<T, E>> {
         let last_case = cases_after == Some(0);
         let fit = Fit {
             tokens: layout.tokens,
             cases_after,
         };
-        let start_line = self.peek()?.line;
+        let start_line = self.peek_mark()?.line;
         let tried = attempt(*self);
         let (first, last, result) = match tried.read {
             Read::Truncated(read) => {
                 // The input ends inside this case, unless a later line of it starts a valid one
                 // (`hello world` before the last board).
-                let first = self.peek()?;
+                let first = self.peek_mark()?;
                 let cut = match self.line_case_end(&first, layout) {
                     Some(end) if tried.after.pos > end.pos => Some(end),
                     Some(_) => None,
@@ -436,17 +565,21 @@ impl<'a> Tokens<'a> {
         let error = match result {
             Ok(value) => {
                 // Cases sharing a line leave whole cases after them: a valid case followed by a
-                // stray row that, with the next case's rows, reads as a case does not.
-                let shared =
-                    fit.clean(&tried.after) && shares_line(&attempt, attempt(tried.after), layout);
-                if whole || shared {
+                // stray row that, with the next case's rows, reads as a case does not. (Asked
+                // only when the case does not end its line: whether the rest is whole cases
+                // needs the number of tokens left, which reads the input to its end.)
+                let shared = || {
+                    fit.clean(&tried.after)
+                        && shares_line(&attempt, tried.after.look(&attempt), layout)
+                };
+                if whole || shared() {
                     *self = tried.after;
                     return Some(Group::Valid(value, first.line));
                 }
                 None
             }
             Err(error) if whole && (layout.one_line || last.line > first.line) => {
-                let next = attempt(tried.after);
+                let next = tried.after.look(&attempt);
                 let cut = if last.line == first.line {
                     None
                 } else if let Some(end) = self.line_case_end(&first, layout) {
@@ -479,7 +612,7 @@ impl<'a> Tokens<'a> {
         }
         let mut resume = self.resynchronise(&first, &last, layout, fit, &attempt);
         if last_case {
-            let next = attempt(resume);
+            let next = resume.look(&attempt);
             if !next.at_end() && !next.valid_and_whole() {
                 resume = self.at_end();
             }
@@ -491,10 +624,10 @@ impl<'a> Tokens<'a> {
     }
 
     /// How many tokens the cursor's line holds from the cursor on (`first` is the next token).
-    fn tokens_on_line(&self, first: &Token<'a>) -> usize {
+    fn tokens_on_line(&self, first: &Mark) -> usize {
         let mut line = *self;
         let mut count = 0;
-        while line.next().is_some_and(|t| t.line == first.line) {
+        while line.advance().is_some_and(|t| t.line == first.line) {
             count += 1;
         }
         count
@@ -505,14 +638,14 @@ impl<'a> Tokens<'a> {
     /// [`Layout::lines`] lines that could each begin one (Solitaire, HDU 3567), after that many
     /// lines, or after the first if it holds a whole case (or the case began inside it). `None`
     /// where the tiles decide instead (UVa 10181, or a board split into rows).
-    fn line_case_end(&self, first: &Token<'a>, layout: Layout) -> Option<Self> {
+    fn line_case_end(&self, first: &Mark, layout: Layout) -> Option<Self> {
         let lines = match layout.row {
-            Some(row) if self.starts_line(first) && self.tokens_on_line(first) == row => {
+            Some(row) if first.starts_line && self.tokens_on_line(first) == row => {
                 return None;
             }
             Some(_) => 1,
             None if layout.lines > 1 => {
-                let whole_line = !self.starts_line(first)
+                let whole_line = !first.starts_line
                     || layout.one_line && self.tokens_on_line(first) >= layout.tokens;
                 if whole_line { 1 } else { layout.lines }
             }
@@ -533,9 +666,9 @@ impl<'a> Tokens<'a> {
     /// How many line starts after a malformed case's first line cannot begin the next case: none
     /// when that line holds a whole case (or the case began inside a line), else
     /// [`Layout::lines`] − 1.
-    fn lines_to_skip(&self, first: &Token<'a>, layout: Layout) -> usize {
-        let whole_line = !self.starts_line(first)
-            || layout.one_line && self.tokens_on_line(first) >= layout.tokens;
+    fn lines_to_skip(&self, first: &Mark, layout: Layout) -> usize {
+        let whole_line =
+            !first.starts_line || layout.one_line && self.tokens_on_line(first) >= layout.tokens;
         if whole_line {
             0
         } else {
@@ -552,7 +685,7 @@ impl<'a> Tokens<'a> {
     /// ends with its line followed by a malformed one.
     fn valid_start<T, E>(
         &self,
-        first: &Token<'a>,
+        first: &Mark,
         layout: Layout,
         fit: Fit,
         attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T, E>,
@@ -575,17 +708,17 @@ impl<'a> Tokens<'a> {
                 return found;
             }
             if seen > skip {
-                let case = attempt(start);
+                let case = start.look(attempt);
                 if case.valid_and_whole() {
                     if fit.clean(&start) {
                         return Some(start);
                     }
-                    let next = attempt(case.after);
+                    let next = case.after.look(attempt);
                     if found.is_none() && (next.at_end() || next.valid_and_whole()) {
                         found = Some(start);
                     }
                     // Followed by another malformed case, which the end does not cut short.
-                    if valid.is_none() && matches!(next.read, Read::Case { .. }) {
+                    if valid.is_none() && matches!(next.found, Found::Case { .. }) {
                         valid = Some(start);
                     }
                 }
@@ -608,8 +741,8 @@ impl<'a> Tokens<'a> {
     /// start from that line on.
     fn resynchronise<T, E>(
         &self,
-        first: &Token<'a>,
-        last: &Token<'a>,
+        first: &Mark,
+        last: &Mark,
         layout: Layout,
         fit: Fit,
         attempt: &impl Fn(Tokens<'a>) -> Attempt<'a, T, E>,
@@ -632,8 +765,8 @@ impl<'a> Tokens<'a> {
             }
             line = start.line();
             if seen > skip {
-                let next = attempt(start);
-                if matches!(next.read, Read::Truncated(_)) {
+                let next = start.look(attempt);
+                if matches!(next.found, Found::Truncated(_)) {
                     // Every later start is shorter still.
                     ended = true;
                     break;
@@ -642,12 +775,12 @@ impl<'a> Tokens<'a> {
                 let good = if line < last.line {
                     starts_cases(attempt, start)
                 } else {
-                    let after = attempt(next.after);
+                    let after = next.after.look(attempt);
                     if next.valid_and_whole() {
                         // Rows of the malformed case and the next that make a valid case by
                         // chance leave a short case before the end; where any two lines make
                         // a valid case, what follows tells nothing.
-                        let short_after = matches!(after.read, Read::Truncated(read) if read > 0);
+                        let short_after = matches!(after.found, Found::Truncated(read) if read > 0);
                         valid.get_or_insert(start);
                         layout.lines > 1 || !short_after
                     } else if next.whole() {
@@ -684,73 +817,67 @@ impl<'a> Tokens<'a> {
         &mut self,
         resume: &Self,
         layout: Layout,
-        check: &impl Fn(&[Token<'a>]) -> Result<T, E>,
+        check: &impl Fn(&[Token]) -> Result<T, E>,
         error: Option<E>,
     ) -> E {
-        let tokens = self.until(resume);
+        // The skipped tokens are counted, not kept: a malformed case may run to the end of a
+        // long input. Only a case's worth is kept, for `check`; and the count on each line.
+        let mut cursor = *self;
+        let mut kept = [Token::NONE; 16];
+        let mut found = 0;
+        let mut per_line: Vec<(usize, usize)> = Vec::new();
+        while cursor.index < resume.index {
+            let keep = found < layout.tokens;
+            let Some((mark, bytes)) = cursor.lex(keep) else {
+                break;
+            };
+            if keep {
+                kept[found] = Token {
+                    bytes,
+                    line: mark.line,
+                    starts_line: mark.starts_line,
+                };
+            }
+            found += 1;
+            match per_line.last_mut() {
+                Some((line, count)) if *line == mark.line => *count += 1,
+                _ => per_line.push((mark.line, 1)),
+            }
+        }
         *self = *resume;
-        if tokens.len() == layout.tokens {
-            return match check(&tokens) {
+        if found == layout.tokens {
+            return match check(&kept[..found]) {
                 Err(error) => error,
                 Ok(_) => error.unwrap_or_else(|| LayoutError::NotAtLineEnd(layout.what).into()),
             };
         }
-        let mut lines = None;
-        if let (Some(first), Some(last)) = (tokens.first(), tokens.last())
-            && last.line > first.line
-        {
-            let mut per_line: Vec<(usize, usize)> = Vec::new();
-            for token in &tokens {
-                match per_line.last_mut() {
-                    Some((line, count)) if *line == token.line => *count += 1,
-                    _ => per_line.push((token.line, 1)),
-                }
-            }
-            lines = Some(Lines {
-                first: first.line,
-                last: last.line,
+        let lines = match (per_line.first(), per_line.last()) {
+            (Some(&(first, _)), Some(&(last, _))) if last > first => Some(Lines {
+                first,
+                last,
                 counts: per_line.iter().map(|&(_, n)| n).collect(),
-            });
-        }
+            }),
+            _ => None,
+        };
         LayoutError::Count {
             expected: layout.tokens,
             what: layout.what,
-            found: tokens.len(),
+            found,
             lines,
         }
         .into()
     }
 }
 
-impl<'a> Iterator for Tokens<'a> {
-    type Item = Token<'a>;
+impl Iterator for Tokens<'_> {
+    type Item = Token;
 
-    fn next(&mut self) -> Option<Token<'a>> {
-        let input = self.input;
-        while let Some(&b) = input.get(self.pos) {
-            if !b.is_ascii_whitespace() && b != 0x0b {
-                break;
-            }
-            if b == b'\n' {
-                self.line += 1;
-            }
-            self.pos += 1;
-        }
-        if self.pos >= input.len() {
-            return None;
-        }
-        let start = self.pos;
-        while let Some(&b) = input.get(self.pos) {
-            if b.is_ascii_whitespace() || b == 0x0b {
-                break;
-            }
-            self.pos += 1;
-        }
-        self.index += 1;
+    fn next(&mut self) -> Option<Token> {
+        let (mark, bytes) = self.lex(true)?;
         Some(Token {
-            bytes: &input[start..self.pos],
-            line: self.line,
-            offset: start,
+            bytes,
+            line: mark.line,
+            starts_line: mark.starts_line,
         })
     }
 }
@@ -770,7 +897,8 @@ mod tests {
     }
 
     fn texts(input: &str) -> Vec<(String, usize)> {
-        Tokens::new(input.as_bytes())
+        let source = Source::from_bytes(input.as_bytes());
+        Tokens::new(&source)
             .map(|t| (t.text().to_owned(), t.line))
             .collect()
     }
@@ -791,7 +919,8 @@ mod tests {
 
     #[test]
     fn numbers_and_quotes() {
-        let t: Vec<Token<'_>> = Tokens::new(b"12 x 99999999999999999999999 -1 \xff").collect();
+        let source = Source::from_bytes(b"12 x 99999999999999999999999 -1 \xff");
+        let t: Vec<Token> = Tokens::new(&source).collect();
         assert_eq!(t[0].number(), Some(12));
         assert_eq!(t[1].number(), None);
         assert_eq!(t[2].number(), Some(u64::MAX));
@@ -810,18 +939,19 @@ mod tests {
         row: None,
     };
 
-    fn check(tokens: &[Token<'_>]) -> Result<usize, Toy> {
+    fn check(tokens: &[Token]) -> Result<usize, Toy> {
         if tokens.len() != 3 {
             return Err(Toy(format!("{} tokens", tokens.len())));
         }
-        (tokens[0].bytes == b"a" && tokens[1..].iter().all(|t| t.number().is_some()))
+        (tokens[0].bytes() == b"a" && tokens[1..].iter().all(|t| t.number().is_some()))
             .then_some(tokens.len())
             .ok_or_else(|| Toy("not a case".to_owned()))
     }
 
     /// Every case of `input`, as `Ok(line)` or `Err((line, message))`; truncation as an error.
     fn cases(input: &str, layout: Layout) -> Vec<Result<usize, (usize, String)>> {
-        let mut tokens = Tokens::new(input.as_bytes());
+        let source = Source::from_bytes(input.as_bytes());
+        let mut tokens = Tokens::new(&source);
         let mut found = Vec::new();
         while let Some(group) =
             tokens.read_case(layout, None, |at| at.attempt(layout.tokens, check), check)
@@ -911,7 +1041,7 @@ mod tests {
     }
 
     /// A toy format whose cases are two lines of numbers, which any line could begin.
-    fn numbers(tokens: &[Token<'_>]) -> Result<usize, Toy> {
+    fn numbers(tokens: &[Token]) -> Result<usize, Toy> {
         if tokens.len() != 4 {
             return Err(Toy(format!("{} tokens", tokens.len())));
         }
@@ -930,7 +1060,8 @@ mod tests {
             one_line: true,
             row: None,
         };
-        let mut tokens = Tokens::new(input.as_bytes());
+        let source = Source::from_bytes(input.as_bytes());
+        let mut tokens = Tokens::new(&source);
         let mut found = Vec::new();
         while let Some(group) = tokens.read_case(layout, None, |at| at.attempt(4, numbers), numbers)
         {
@@ -988,5 +1119,92 @@ mod tests {
     fn truncation_reports_what_was_read() {
         assert_eq!(cases("a 2\n\n", LAYOUT), vec![bad(1, "truncated after 2")]);
         assert!(cases(" \n", LAYOUT).is_empty());
+    }
+
+    /// A token as the tests compare them: bytes, line, and whether it starts its line.
+    type Seen = (Vec<u8>, usize, bool);
+
+    /// The tokens of `input` as the tokeniser read them when it held the whole input as one slice
+    /// (its code before it read from a [`Source`]): whether a token starts its line was found by
+    /// looking back from it to the line break; and the cursor at the end, whose line the
+    /// messages about the end of input name.
+    fn whole_slice(input: &[u8]) -> (Vec<Seen>, usize) {
+        let space = |b: u8| b.is_ascii_whitespace() || b == 0x0b;
+        let (mut pos, mut line, mut seen) = (0, 1, Vec::new());
+        loop {
+            while let Some(&b) = input.get(pos) {
+                if !space(b) {
+                    break;
+                }
+                if b == b'\n' {
+                    line += 1;
+                }
+                pos += 1;
+            }
+            if pos >= input.len() {
+                return (seen, line);
+            }
+            let start = pos;
+            while input.get(pos).is_some_and(|&b| !space(b)) {
+                pos += 1;
+            }
+            let starts_line = input[..start]
+                .iter()
+                .rev()
+                .take_while(|&&b| b != b'\n')
+                .all(|&b| space(b));
+            seen.push((input[start..pos].to_vec(), line, starts_line));
+        }
+    }
+
+    /// What the cursor reads from `source`: every token, the line of the end, and the number of
+    /// tokens (from the totals, as [`Tokens::remaining`] counts them).
+    fn streamed(source: &Source) -> (Vec<Seen>, usize, usize) {
+        let start = Tokens::new(source);
+        let mut cursor = start;
+        let mut seen = Vec::new();
+        for token in cursor.by_ref() {
+            seen.push((token.bytes().to_vec(), token.line, token.starts_line));
+        }
+        assert_eq!(cursor.line, start.at_end().line);
+        assert_eq!(cursor.pos, start.at_end().pos);
+        (seen, cursor.line, start.remaining())
+    }
+
+    /// Inputs that lay tokens across lines every way: blank lines, leading, trailing and odd
+    /// whitespace, a long token, no final line break, bytes that are not UTF-8.
+    const SAMPLES: [&[u8]; 6] = [
+        b"1 2 3\n4 5 6\n7 8 x\n",
+        b"  2  3\t4\r\n\n 1 5 x\x0b7 6 8\x0c\n\n",
+        b"3\n12X453786\n12345678X\n564178x23 7568X4123",
+        b"\n\n   \n99999999999999999999999999999999999999 1 2\n\xff\xfe junk\n  x",
+        b"4 4 4 5 5 4 6 5\n2 4 3 3 3 6 4 6\n",
+        b"",
+    ];
+
+    /// The tokeniser reading from a stream finds what it found in the whole input held as one
+    /// slice, wherever the reads cut the input (at every byte boundary), and with memory limits
+    /// so small that bytes are evicted, spilled to a file and read back all the time.
+    #[test]
+    fn tokens_are_the_same_wherever_the_reads_cut_the_input() {
+        use crate::judge::source::Limits;
+        use crate::judge::streaming_tests::{Pieces, TINY};
+        let big = Limits::DEFAULT;
+        for input in SAMPLES {
+            let (tokens, end_line) = whole_slice(input);
+            let expected = (tokens.clone(), end_line, tokens.len());
+            assert_eq!(streamed(&Source::from_bytes(input)), expected);
+            for cut in 0..=input.len() {
+                for (step, limits) in [(usize::MAX, big), (1, TINY), (3, TINY)] {
+                    let source = Source::from_pipe(Box::new(Pieces::new(input, cut, step)), limits);
+                    assert_eq!(
+                        streamed(&source),
+                        expected,
+                        "cut at {cut}, reads of {step}: {:?}",
+                        String::from_utf8_lossy(input)
+                    );
+                }
+            }
+        }
     }
 }

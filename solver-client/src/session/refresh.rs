@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
-use solver_proto::v2 as pb;
 
 use super::dispatch::Dispatch;
 use super::worker::{Event, open};
@@ -44,7 +43,6 @@ impl Refresh {
         &self,
         endpoints: &mut Vec<Endpoint>,
         dispatch: &Arc<Dispatch>,
-        list: &Arc<[pb::SolveRequest]>,
     ) -> Vec<BoxStream<'static, Event>> {
         // A failed lookup now is no reason to stop a run that has servers: try again later.
         let Ok(urls) = (self.resolve)().await else {
@@ -64,7 +62,7 @@ impl Refresh {
         for endpoint in connected {
             let worker = dispatch.add_worker();
             endpoints.push(endpoint);
-            match open(&endpoints[worker], worker, dispatch, list).await {
+            match open(&endpoints[worker], worker, dispatch).await {
                 Ok(stream) => streams.push(stream),
                 Err(status) => {
                     let why = Unanswered::Refused {

@@ -14,18 +14,17 @@ const MAX_MESSAGE_BYTES: usize = 1 << 20;
 /// What a worker's reply stream yields: a reply, a failure, or (`None`) its end.
 pub(super) type Event = (usize, Option<Result<pb::SolveResponse, tonic::Status>>);
 
-/// Opens worker `worker`'s stream on `endpoint`, sending from `list` what the queue hands it;
-/// its replies come out as [`Event`]s, ending with `(worker, None)`.
+/// Opens worker `worker`'s stream on `endpoint`, sending what the queue hands it; its replies
+/// come out as [`Event`]s, ending with `(worker, None)`.
 pub(super) async fn open(
     endpoint: &Endpoint,
     worker: usize,
     dispatch: &Arc<Dispatch>,
-    list: &Arc<[pb::SolveRequest]>,
 ) -> Result<BoxStream<'static, Event>, tonic::Status> {
     let mut client = endpoint
         .client()
         .max_decoding_message_size(MAX_MESSAGE_BYTES);
-    let requests = requests(Arc::clone(dispatch), worker, Arc::clone(list));
+    let requests = requests(Arc::clone(dispatch), worker);
     let replies = client
         .solve_stream(endpoint.link.request(requests))
         .await?
