@@ -301,6 +301,12 @@ pub struct Config {
     /// spread over replicas; `off` keeps connections for ever.
     #[arg(long, env = "SOLVER_MAX_CONNECTION_AGE", default_value = "5m", value_parser = parse_optional_duration)]
     pub max_connection_age: ::std::option::Option<Duration>,
+
+    /// Close a connection that has not completed its handshake this long after it was accepted
+    /// (HTTP/2: acknowledged the server's SETTINGS; HTTP/1.1: sent its first request's headers),
+    /// so that connections which say nothing hold no file descriptor for long.
+    #[arg(long, env = "SOLVER_HANDSHAKE_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub handshake_timeout: Duration,
 }
 
 impl Default for Config {

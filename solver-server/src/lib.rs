@@ -25,6 +25,7 @@
 //! # }
 //! ```
 
+mod accept;
 mod auth;
 mod cache;
 mod coalesce;

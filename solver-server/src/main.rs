@@ -88,6 +88,7 @@ fn main() -> ExitCode {
     init_tracing(cli.log_format);
     let result = match cli.command {
         None => runtime().and_then(|rt| {
+            raise_open_files_limit();
             let result = rt.block_on(run(cli.config));
             // Cases in flight were drained already; what may still run is a table build in the
             // background, which must not hold the exit up.
@@ -162,6 +163,25 @@ fn build_databases(data_dir: Option<PathBuf>, force: bool) -> anyhow::Result<()>
         ),
     })?;
     Ok(())
+}
+
+/// Raises the soft limit on open files to the hard one: every connection takes a descriptor,
+/// and services are often started with a soft limit of 1,024 while far more are allowed. At the
+/// limit, new connections (health checks included) wait until others close.
+fn raise_open_files_limit() {
+    let (soft, hard) = match rlimit::getrlimit(rlimit::Resource::NOFILE) {
+        Ok(limits) => limits,
+        Err(err) => {
+            tracing::warn!(cause = %err, "cannot read the open files limit");
+            return;
+        }
+    };
+    match rlimit::increase_nofile_limit(hard) {
+        Ok(now) => tracing::info!(was = soft, now, hard, "open files limit"),
+        Err(err) => {
+            tracing::warn!(cause = %err, soft, hard, "cannot raise the open files limit");
+        }
+    }
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {

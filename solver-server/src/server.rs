@@ -19,9 +19,10 @@ use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 
+use crate::accept;
 use crate::auth::{self, Auth};
 use crate::cache::Cache;
-use crate::coalesce::Coalescing;
+use crate::coalesce::{self, Coalescing};
 use crate::config::{Config, Kind};
 use crate::data::DataDir;
 use crate::engine::Engine;
@@ -243,18 +244,25 @@ pub async fn serve_with(
     );
     // Every connection is read through `Coalescing` (see `coalesce` for why), after the TLS
     // handshake when the port speaks TLS.
-    let tcp = TcpIncoming::from(listener).with_nodelay(Some(true));
+    // Accept errors (out of file descriptors) pause the accepting (see `accept`).
+    let tcp = accept::backoff(TcpIncoming::from(listener).with_nodelay(Some(true)));
+    let connection_limits = coalesce::Limits {
+        stream_window: limits.stream_window,
+        streams_per_connection: limits.streams_per_connection,
+        handshake_timeout: config.handshake_timeout,
+    };
     let served: std::pin::Pin<
         Box<dyn Future<Output = Result<(), tonic::transport::Error>> + Send>,
     > = match tls {
         Some(files) => {
             tokio::spawn(watch::watch(Arc::clone(&files), stopped.clone()));
             let incoming = tls::accept(files, tcp, stopped.clone())
-                .map(|connection| connection.map(Coalescing::new));
+                .map(move |connection| connection.map(|io| Coalescing::new(io, connection_limits)));
             Box::pin(router.serve_with_incoming_shutdown(incoming, signal))
         }
         None => {
-            let incoming = tcp.map(|connection| connection.map(Coalescing::new));
+            let incoming = tcp
+                .map(move |connection| connection.map(|io| Coalescing::new(io, connection_limits)));
             Box::pin(router.serve_with_incoming_shutdown(incoming, signal))
         }
     };

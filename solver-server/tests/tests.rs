@@ -10,4 +10,5 @@ mod page;
 mod shapes;
 mod streams;
 mod tls;
+mod transport;
 mod v2;
