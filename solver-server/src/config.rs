@@ -111,7 +111,8 @@ pub struct Config {
     #[arg(long, env = "SOLVER_LISTEN", default_value = "0.0.0.0:50051")]
     pub listen: SocketAddr,
 
-    /// Address of the Prometheus endpoint (`GET /metrics`), or `off` for none.
+    /// Address of the Prometheus endpoint (`GET /metrics`), or `off` for none. Every interface
+    /// (`0.0.0.0`, the default) means loopback alone when `--listen` is a loopback address.
     #[arg(long, env = "SOLVER_METRICS_LISTEN", default_value = "0.0.0.0:9090", value_parser = parse_optional_addr)]
     pub metrics_listen: ::std::option::Option<SocketAddr>,
 
@@ -191,6 +192,31 @@ pub struct Config {
         value_name = "MIB"
     )]
     pub table_memory: u64,
+
+    /// Most memory, in MiB, that a table build started by a request may peak at. Stored tables
+    /// within `--table-memory` are always loaded; a larger build (the 24-puzzle's 6-6-6-6
+    /// databases: about 2.9 GiB) is an operator's (`solver-client databases build --size 5x5`,
+    /// or `solver-server build-databases`), and until it is stored requests get the strongest
+    /// set whose build fits this.
+    #[arg(
+        long,
+        env = "SOLVER_REQUEST_BUILD_MEMORY",
+        default_value_t = 1024,
+        value_name = "MIB"
+    )]
+    pub request_build_memory: u64,
+
+    /// Most memory, in MiB, that the searches for bounded answers (`max_ratio` above 1: weighted
+    /// A*, up to about 160 MiB each on 5×5) may hold at once; a case that finds no room waits
+    /// its turn, under its own time limit and deadline.
+    #[arg(
+        long,
+        env = "SOLVER_SEARCH_MEMORY",
+        default_value_t = 1024,
+        value_name = "MIB",
+        value_parser = clap::value_parser!(u64).range(1..=1 << 20)
+    )]
+    pub search_memory: u64,
 
     /// Largest gRPC message accepted or sent, in bytes.
     #[arg(long, env = "SOLVER_MAX_MESSAGE_BYTES", default_value_t = 1 << 20)]
@@ -353,6 +379,12 @@ impl Config {
             key: self.tls_key.clone()?,
             client_ca: self.tls_client_ca.clone(),
         })
+    }
+
+    /// [`search_memory`](Self::search_memory) in bytes.
+    #[must_use]
+    pub fn search_memory_bytes(&self) -> usize {
+        usize::try_from(self.search_memory.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
     }
 
     /// The number of search threads: `workers`, or one per core when it is 0.

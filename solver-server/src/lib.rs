@@ -26,7 +26,9 @@
 //! ```
 
 mod accept;
+mod arrival;
 mod auth;
+mod budget;
 mod cache;
 mod coalesce;
 mod config;

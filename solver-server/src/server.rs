@@ -91,11 +91,13 @@ pub async fn serve_with(
         cache: Cache::new(config.cache_entries, Arc::clone(&metrics)),
         scheduler: Arc::clone(&scheduler),
         long_solitaire: Arc::default(),
+        search_memory: crate::budget::MemoryBudget::new(config.search_memory_bytes()),
         fifteen_building: Arc::default(),
         grids: Arc::new(crate::grids::Grids::new(
             data.clone(),
             config.worker_count(),
             config.table_memory << 20,
+            config.request_build_memory.saturating_mul(1 << 20),
         )),
         data,
         streams: Arc::new(Semaphore::new(config.max_streams)),
@@ -124,7 +126,7 @@ pub async fn serve_with(
     let metrics_listener = match (metrics_listener, config.metrics_listen) {
         (Some(bound), _) => Some(bound),
         (None, Some(addr)) => Some(
-            TcpListener::bind(addr)
+            TcpListener::bind(metrics_address(addr, local))
                 .await
                 .map_err(|source| ServeError::MetricsBind { addr, source })?,
         ),
@@ -191,6 +193,7 @@ pub async fn serve_with(
     // answered in front of everything else (see `page`).
     let mut builder = builder
         .accept_http1(true)
+        .layer(crate::arrival::ArrivalLayer)
         .layer(PageLayer::new(config.web_page))
         .layer(web::layers(&config.cors_allowed_origins));
     let mut routes = RoutesBuilder::default();
@@ -287,6 +290,20 @@ pub async fn serve_with(
     }
     tracing::info!("server stopped");
     result
+}
+
+/// Where the metrics endpoint listens: `wanted`, but on the gRPC port's loopback interface
+/// when `wanted` is every interface (the default) and gRPC listens on loopback only, so that a
+/// server started for this machine alone opens nothing to others.
+fn metrics_address(
+    wanted: std::net::SocketAddr,
+    grpc: std::net::SocketAddr,
+) -> std::net::SocketAddr {
+    if wanted.ip().is_unspecified() && grpc.ip().is_loopback() {
+        std::net::SocketAddr::new(grpc.ip(), wanted.port())
+    } else {
+        wanted
+    }
 }
 
 /// Reflection over the solver's and the health service's descriptors, listing both.
@@ -433,5 +450,29 @@ impl Health {
         self.reporter
             .set_service_status(SERVICE_NAME_V2, status)
             .await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metrics_follow_a_loopback_listen_address() {
+        let addr = |text: &str| text.parse::<std::net::SocketAddr>().unwrap();
+        let default = addr("0.0.0.0:9090");
+        assert_eq!(
+            metrics_address(default, addr("127.0.0.1:50051")),
+            addr("127.0.0.1:9090")
+        );
+        assert_eq!(
+            metrics_address(default, addr("[::1]:50051")),
+            addr("[::1]:9090")
+        );
+        assert_eq!(metrics_address(default, addr("0.0.0.0:50051")), default);
+        assert_eq!(
+            metrics_address(addr("10.0.0.2:9100"), addr("127.0.0.1:50051")),
+            addr("10.0.0.2:9100")
+        );
     }
 }

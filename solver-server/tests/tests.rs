@@ -5,6 +5,7 @@ mod cancel;
 mod common;
 mod compression;
 mod fairness;
+mod hostile;
 mod lifecycle;
 mod page;
 mod shapes;
