@@ -27,16 +27,18 @@ pub(crate) enum Failure {
         message: String,
     },
     /// The search expanded its whole node budget without an answer.
-    #[error("no answer within the node budget of {budget} (stopped at node {nodes})")]
+    #[error("no answer within the node budget of {budget} (stopped at node {nodes}){proven}")]
     NodeBudget {
         /// The budget that applied.
         budget: u64,
         /// Nodes expanded.
         nodes: u64,
+        /// What the search proved before it stopped.
+        proven: Proven,
     },
     /// The search ran past the server's per-case time limit.
     #[error(
-        "per-case time limit of {} ms exceeded after {nodes} nodes without an answer",
+        "per-case time limit of {} ms exceeded after {nodes} nodes without an answer{proven}",
         limit.as_millis()
     )]
     TimeLimit {
@@ -44,12 +46,16 @@ pub(crate) enum Failure {
         limit: Duration,
         /// Nodes expanded.
         nodes: u64,
+        /// What the search proved before it stopped.
+        proven: Proven,
     },
     /// The call's own deadline (`grpc-timeout`) passed during the search.
-    #[error("the call's deadline passed after {nodes} nodes without an answer")]
+    #[error("the call's deadline passed after {nodes} nodes without an answer{proven}")]
     Deadline {
         /// Nodes expanded.
         nodes: u64,
+        /// What the search proved before it stopped.
+        proven: Proven,
     },
     /// The stream or call was cancelled (the client went away or the server is stopping).
     #[error("cancelled")]
@@ -75,6 +81,18 @@ pub(crate) enum Failure {
 pub(crate) const RETRY_AFTER: Duration = Duration::from_secs(1);
 
 impl Failure {
+    /// The failure with the lower bound its search proved, where it is a stopped search.
+    #[must_use]
+    pub(crate) fn with_lower_bound(mut self, bound: u32) -> Self {
+        if let Failure::NodeBudget { proven, .. }
+        | Failure::TimeLimit { proven, .. }
+        | Failure::Deadline { proven, .. } = &mut self
+        {
+            *proven = Proven(Some(bound));
+        }
+        self
+    }
+
     /// A bad `field`.
     pub(crate) fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
         Failure::Invalid {
@@ -133,6 +151,21 @@ impl Failure {
             Failure::Busy { .. } | Failure::ShuttingDown => {
                 ErrorDetails::with_retry_info(Some(RETRY_AFTER))
             }
+            Failure::NodeBudget { nodes, proven, .. }
+            | Failure::TimeLimit { nodes, proven, .. }
+            | Failure::Deadline { nodes, proven } => {
+                let reason = match self {
+                    Failure::NodeBudget { .. } => "NODE_BUDGET",
+                    Failure::TimeLimit { .. } => "TIME_LIMIT",
+                    _ => "DEADLINE",
+                };
+                let mut metadata =
+                    std::collections::HashMap::from([("nodes".to_owned(), nodes.to_string())]);
+                if let Some(bound) = proven.0 {
+                    metadata.insert("lower_bound".to_owned(), bound.to_string());
+                }
+                ErrorDetails::with_error_info(reason, DOMAIN, metadata)
+            }
             _ => return Status::new(self.code(), self.to_string()),
         };
         Status::with_error_details(self.code(), self.to_string(), details)
@@ -156,6 +189,27 @@ impl Failure {
         })
     }
 }
+
+/// The lower bound on the optimal length a stopped search proved (an optimal search's last
+/// completed iteration), if it got that far: shown after a stop's message, and carried in a v2
+/// status's `ErrorInfo`, so a caller can ask again with more time or a ratio.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Proven(pub(crate) Option<u32>);
+
+impl std::fmt::Display for Proven {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(bound) => write!(
+                f,
+                "; the optimum is at least {bound} moves (quality.max_ratio above 1 answers fast)"
+            ),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The `ErrorInfo` domain of the solver's errors.
+const DOMAIN: &str = "solver.puzzles";
 
 /// Why the server ends a whole stream with a non-OK status.
 #[derive(Debug, thiserror::Error)]
@@ -249,6 +303,7 @@ mod tests {
         let failure = Failure::NodeBudget {
             budget: 100,
             nodes: 101,
+            proven: Proven(None),
         };
         let wire = failure.v1(7);
         assert_eq!(wire.code, Code::ResourceExhausted as i32);
@@ -256,10 +311,23 @@ mod tests {
             wire.message,
             "case 7: no answer within the node budget of 100 (stopped at node 101)"
         );
-        // No RetryInfo: the same case fails the same way again.
+        // No RetryInfo: the same case fails the same way again; an ErrorInfo says how far it got.
         let status = failure.status();
         assert_eq!(status.code(), Code::ResourceExhausted);
         assert!(status.get_details_retry_info().is_none());
+        let info = status.get_details_error_info().unwrap();
+        assert_eq!(info.reason, "NODE_BUDGET");
+        assert_eq!(info.metadata["nodes"], "101");
+        assert!(!info.metadata.contains_key("lower_bound"));
+        let bounded = failure.with_lower_bound(54);
+        assert!(
+            bounded.to_string().ends_with(
+                "(stopped at node 101); the optimum is at least 54 moves (quality.max_ratio above 1 answers fast)"
+            ),
+            "{bounded}"
+        );
+        let info = bounded.status().get_details_error_info().unwrap();
+        assert_eq!(info.metadata["lower_bound"], "54");
     }
 
     #[test]

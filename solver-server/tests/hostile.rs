@@ -251,7 +251,9 @@ async fn passed_deadlines_end_deadline_exceeded() {
     let server = TestServer::start(config()).await;
     let grid = Grid::new(5, 5).unwrap();
     let mut rng = Lcg::new(5);
-    for timeout in ["150m", "0n", "80m", "1m", "30m", "0n", "2m", "200m", "10m", "5m", "120m"] {
+    for timeout in [
+        "150m", "0n", "80m", "1m", "30m", "0n", "2m", "200m", "10m", "5m", "120m",
+    ] {
         let request = grid_request(&far_board(grid, &mut rng), 0.0);
         let status = status_with_timeout(&server, &request, timeout).await;
         assert_eq!(status, "4", "grpc-timeout {timeout}");
@@ -290,4 +292,34 @@ fn tempfile_dir(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// A search stopped by its node budget says how far it got: the lower bound its last complete
+/// iteration proved, in the message and in an `ErrorInfo` (with the nodes), so a caller can ask
+/// again with more time or a ratio.
+#[tokio::test]
+async fn a_stopped_search_says_what_it_proved() {
+    use solver_proto::tonic_types::StatusExt as _;
+    let server = TestServer::start(config()).await;
+    let mut client = server.client_v2().await;
+    let grid = Grid::new(5, 5).unwrap();
+    let board = far_board(grid, &mut Lcg::new(77));
+    let mut request = grid_request(&board, 0.0);
+    request.limits = Some(solver_proto::v2::Limits {
+        node_budget: 300_000,
+    });
+    let status = client.solve(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    let info = status.get_details_error_info().expect("an ErrorInfo");
+    assert_eq!(info.reason, "NODE_BUDGET");
+    assert_eq!(info.metadata["nodes"], "300001");
+    let bound: u32 = info.metadata["lower_bound"].parse().unwrap();
+    // A random 5×5 board is far: its Manhattan distance alone is well above 40.
+    assert!(bound > 40, "{info:?}");
+    assert!(
+        status
+            .message()
+            .contains(&format!("the optimum is at least {bound} moves")),
+        "{status:?}"
+    );
 }

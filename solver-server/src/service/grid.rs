@@ -103,7 +103,10 @@ fn bounded_step(
                 },
             ),
         }),
-        Err(stopped) => Err(limits.failure(stop, stopped, 0)),
+        Err(stopped) => {
+            let bound = search.lower_bound();
+            Err(limits.failure(stop, stopped, 0).with_lower_bound(bound))
+        }
     };
     // The boards and the reservation go now, not when the case's reply is sent.
     work.bounded = None;
@@ -184,7 +187,10 @@ impl Puzzle for Sliding {
                     stats: Stats::searched(search.stats(), search.method()),
                 })
             }
-            Err(stopped) => Err(limits.failure(stop, stopped, 0)),
+            // The last iteration's bound: every shorter one was searched in full.
+            Err(stopped) => Err(limits
+                .failure(stop, stopped, 0)
+                .with_lower_bound(search.bound())),
         })
     }
 

@@ -12,7 +12,7 @@ use solver_core::{Stop, StopReason, Stopped};
 
 use crate::config::Config;
 use crate::engine::Step;
-use crate::errors::Failure;
+use crate::errors::{Failure, Proven};
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
@@ -207,17 +207,25 @@ impl CaseLimits {
         let deadline_passed = self.call_deadline.is_some_and(|d| Instant::now() >= d);
         match stopped.reason {
             // The call's end raises the flag too: when its deadline has passed, that is why.
-            StopReason::Cancelled if deadline_passed => Failure::Deadline { nodes },
+            StopReason::Cancelled if deadline_passed => Failure::Deadline {
+                nodes,
+                proven: Proven::default(),
+            },
             StopReason::Cancelled => Failure::Cancelled,
             StopReason::NodeBudget => Failure::NodeBudget {
                 budget: case.node_budget.unwrap_or(0),
                 nodes,
+                proven: Proven::default(),
             },
             StopReason::Deadline => match self.call_deadline {
-                Some(call) if call <= case.case_deadline => Failure::Deadline { nodes },
+                Some(call) if call <= case.case_deadline => Failure::Deadline {
+                    nodes,
+                    proven: Proven::default(),
+                },
                 _ => Failure::TimeLimit {
                     limit: self.config.case_timeout,
                     nodes,
+                    proven: Proven::default(),
                 },
             },
         }

@@ -168,7 +168,11 @@ impl Puzzle for Fifteen {
                     stats: Stats::searched(found.stats, found.method),
                 })
             }
-            Err(fifteen::FifteenError::Stopped(stopped)) => Err(limits.failure(stop, stopped, 0)),
+            Err(fifteen::FifteenError::Stopped(stopped)) => {
+                // The iteration's bound: every shorter one was searched in full.
+                let failure = limits.failure(stop, stopped, 0);
+                Err(failure.with_lower_bound(search.lower_bound()))
+            }
         })
     }
 

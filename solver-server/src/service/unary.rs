@@ -10,7 +10,7 @@ use tokio::sync::OwnedSemaphorePermit;
 use tonic::Request;
 
 use crate::arrival::Arrival;
-use crate::errors::Failure;
+use crate::errors::{Failure, Proven};
 use crate::scheduler::{ClientId, JobError, Progress, Slice};
 use crate::service::puzzle::CaseLimits;
 use crate::service::stream::grpc_timeout;
@@ -107,7 +107,10 @@ impl Call {
             // Answered here, before tonic's own timer (which ends the call CANCELLED) fires.
             () = deadline => {
                 self.limits.cancelled.store(true, Ordering::Relaxed);
-                return Err(Failure::Deadline { nodes: 0 });
+                return Err(Failure::Deadline {
+                    nodes: 0,
+                    proven: Proven::default(),
+                });
             }
         };
         match result {

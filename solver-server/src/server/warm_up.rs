@@ -1,0 +1,118 @@
+//! The 8- and 15-puzzle family's warm-up policy: which tables to get ready before SERVING, and
+//! which 15-puzzle databases to load, build and store after.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use solver_core::fifteen::{self, DatabaseSet, Partition};
+use tonic_health::ServingStatus;
+
+use super::lifecycle::Health;
+use crate::config::{Config, Kind};
+use crate::data::DataDir;
+use crate::engine::Engine;
+use crate::metrics::Metrics;
+use crate::scheduler::{JobError, Scheduler, run_paced};
+
+/// Gets the configured tables ready off the async workers, then reports SERVING.
+///
+/// Every set of 15-puzzle databases comes from the data directory when it is stored there, and
+/// is stored there when built. Stored 7-8 databases (a fraction of a second to load) make the
+/// 6-6-3 set unnecessary; without them the 6-6-3 set serves, and when building is allowed the
+/// 7-8 set is built and stored in the background after SERVING.
+pub(super) fn spawn(
+    config: &Config,
+    engine: Arc<Engine>,
+    data: DataDir,
+    health: Health,
+    metrics: Arc<Metrics>,
+    scheduler: Arc<Scheduler>,
+) {
+    let kinds = config.warm_up.0.clone();
+    let fifteen = kinds.contains(&Kind::Fifteen);
+    let targets = config.warm_up_targets && fifteen;
+    let build = config.build_databases;
+    // The builds' threads run under the scheduler, so they only take turns with the cases.
+    let build_threads = scheduler.workers();
+    tokio::spawn(async move {
+        let started = Instant::now();
+        let (warm_data, warm_engine) = (data.clone(), Arc::clone(&engine));
+        let ready = run_paced(&scheduler, move |pacer| {
+            let solver = warm_engine.fifteen();
+            let strong = fifteen && warm_data.install_stored(solver, STRONG);
+            for kind in kinds {
+                let started = Instant::now();
+                if kind == Kind::Fifteen && !strong {
+                    warm_data.provide(solver, STANDARD, build_threads, pacer);
+                }
+                warm_engine.warm_up(kind, pacer);
+                tracing::info!(%kind, elapsed = ?started.elapsed(), "tables ready");
+            }
+            fifteen && !strong
+        })
+        .await;
+        let missing = match ready {
+            Ok(missing) => missing,
+            Err(JobError::Closed) => return,
+            Err(err) => {
+                tracing::error!(cause = %err, "warm-up panicked; staying NOT_SERVING");
+                return;
+            }
+        };
+        metrics.set_fifteen_heuristic(engine.fifteen_method());
+        if health.set(ServingStatus::Serving).await {
+            tracing::info!(elapsed = ?started.elapsed(), method = engine.fifteen_method(), "warm-up done: SERVING");
+        }
+        if targets {
+            // Targets whose blank is not in a corner have databases of their own: get them now
+            // rather than in the first such case.
+            let started = Instant::now();
+            let (targets_data, targets_engine) = (data.clone(), Arc::clone(&engine));
+            let got = run_paced(&scheduler, move |pacer| {
+                for set in fifteen::home_sets() {
+                    targets_data.provide(targets_engine.fifteen(), set, build_threads, pacer);
+                }
+                targets_engine.warm_up_any_target(pacer);
+            })
+            .await;
+            match got {
+                Ok(()) => {
+                    tracing::info!(elapsed = ?started.elapsed(), "15-puzzle databases for targets with the blank elsewhere ready");
+                }
+                Err(JobError::Closed) => return,
+                Err(err) => {
+                    tracing::error!(cause = %err, "building the 15-puzzle databases for other targets panicked");
+                }
+            }
+        }
+        let Some(dir) = data.path().filter(|_| missing).map(Path::to_path_buf) else {
+            return;
+        };
+        if !build {
+            tracing::info!(dir = %dir.display(), "no stored 7-8 pattern databases, and building them is off; 15-puzzle searches use the 6-6-3 ones");
+            return;
+        }
+        tracing::info!(dir = %dir.display(), threads = build_threads, "building the 7-8 pattern databases in the background");
+        let started = Instant::now();
+        let strong_engine = Arc::clone(&engine);
+        match run_paced(&scheduler, move |pacer| {
+            data.provide(strong_engine.fifteen(), STRONG, build_threads, pacer);
+        })
+        .await
+        {
+            Ok(()) => {
+                tracing::info!(elapsed = ?started.elapsed(), "7-8 pattern databases ready; 15-puzzle searches use them");
+            }
+            Err(JobError::Closed) => return,
+            Err(err) => {
+                tracing::error!(cause = %err, "building the 7-8 pattern databases panicked");
+            }
+        }
+        metrics.set_fifteen_heuristic(engine.fifteen_method());
+    });
+}
+
+/// The 15-puzzle's standard databases: the 6-6-3 set, built in seconds, and the 7-8 set.
+const STANDARD: DatabaseSet = DatabaseSet::Standard(Partition::P663);
+const STRONG: DatabaseSet = DatabaseSet::Standard(Partition::P78);
