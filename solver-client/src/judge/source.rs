@@ -166,6 +166,8 @@ struct Inner {
     usage: Usage,
     /// Where the floor is, for a progress bar on another thread.
     consumed: Option<std::sync::Arc<AtomicU64>>,
+    /// Called before each read of the input, which may wait.
+    before_reading: Option<Box<dyn FnMut() + Send>>,
 }
 
 impl std::fmt::Debug for Source {
@@ -293,6 +295,12 @@ impl Source {
         self.inner.borrow_mut().consumed = Some(consumed);
     }
 
+    /// Calls `hook` before each read of the input, which may wait for input to come (the judge
+    /// sends the cases it has read first).
+    pub(crate) fn before_reading(&self, hook: Box<dyn FnMut() + Send>) {
+        self.inner.borrow_mut().before_reading = Some(hook);
+    }
+
     /// The size of the input if it is known before reading it (a regular file).
     pub(crate) fn size_hint(&self) -> Option<u64> {
         match &self.inner.borrow().backing {
@@ -324,6 +332,7 @@ impl Inner {
             error: None,
             usage: Usage::default(),
             consumed: None,
+            before_reading: None,
         }
     }
 
@@ -362,6 +371,9 @@ impl Inner {
             return false;
         }
         self.make_room();
+        if let Some(hook) = &mut self.before_reading {
+            hook();
+        }
         let old = self.mem.len();
         self.mem.resize(old + self.limits.chunk, 0);
         let read = loop {

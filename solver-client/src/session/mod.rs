@@ -43,6 +43,11 @@ use crate::wire;
 /// How long a finished run waits for the servers to close their reply streams.
 const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// How often a waiting run wakes to let the sink flush: the sink flushes at most a few times a
+/// second, so an answer handed on just after a flush would otherwise wait for the next event,
+/// which may be the next line of input typed or piped in much later.
+const IDLE_TICK: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// The most cases a run holds at once by default. Enough to keep several servers busy (each
 /// takes a few hundred cases into its window, and HTTP/2 holds a thousand or so more on the way)
 /// while one slow case holds up the output; small enough to be a few megabytes.
@@ -91,6 +96,8 @@ enum Step {
     Event(Option<Event>),
     /// Time to look for new servers.
     Refresh,
+    /// Time to let the sink flush.
+    Idle,
 }
 
 /// Runs the cases of `cases` as they come, as [`run`] does, holding at most `window` of them at
@@ -119,6 +126,8 @@ pub(crate) async fn run_stream(
     let mut opened = false;
     let mut failure: Option<Unanswered> = None;
     let mut events: SelectAll<BoxStream<'static, Event>> = SelectAll::new();
+    let mut idle_timer = tokio::time::interval(IDLE_TICK);
+    idle_timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
 
     loop {
         // Release every case whose turn has come.
@@ -150,13 +159,12 @@ pub(crate) async fn run_stream(
             });
         }
         sink.idle()?;
-        // One of these is always enabled: a full window, or the end of the input, leaves a case
-        // held that waits for a worker (had none been left, it would have been released above).
         let reading = !read_all && held.len() < window;
         let step = tokio::select! {
             case = cases.next(), if reading => Step::Case(case),
             event = events.next(), if !events.is_empty() => Step::Event(event),
             () = tick(refresh_timer.as_mut()), if opened => Step::Refresh,
+            _ = idle_timer.tick() => Step::Idle,
         };
         match step {
             Step::Case(mut next) => {
@@ -198,8 +206,8 @@ pub(crate) async fn run_stream(
                     events.extend(refresh.join(&mut endpoints, &dispatch).await);
                 }
             }
-            // Every worker is gone: the loop above fails the rest.
-            Step::Event(None) => {}
+            // Every worker is gone: the loop above fails the rest. Or the sink may flush.
+            Step::Event(None) | Step::Idle => {}
             Step::Event(Some((worker, event))) => match event {
                 Some(Ok(response)) => {
                     let id = response.id.parse::<usize>().ok();
