@@ -55,6 +55,8 @@ pub(crate) struct Grids {
     refused: Mutex<HashSet<(Grid, usize)>>,
     /// Set while a build runs (one at a time).
     building: Arc<AtomicBool>,
+    /// The shape and blank cell of the build running, if any.
+    in_progress: Mutex<Option<(Grid, usize)>>,
     /// Bytes of the sets held.
     held: AtomicU64,
     /// The most bytes a build may peak at, with the sets held.
@@ -123,6 +125,7 @@ impl Grids {
             databases: Mutex::default(),
             refused: Mutex::default(),
             building: Arc::new(AtomicBool::new(false)),
+            in_progress: Mutex::default(),
             held: AtomicU64::new(0),
             budget: memory_budget(budget),
             request_build,
@@ -161,6 +164,39 @@ impl Grids {
             .saturating_sub(self.held.load(Ordering::Relaxed))
     }
 
+    /// The pattern databases a bounded case on `grid` towards `blank` can use: those held, else,
+    /// when the strongest set the budget allows is stored, `Help::Coming { wait: true }` while
+    /// it loads (started through `start`, as [`help`](Self::help) does); `None` when there is
+    /// none to load (a bounded case never starts a build: it must be quick).
+    pub(crate) fn stored_databases(
+        self: &Arc<Self>,
+        grid: Grid,
+        blank: usize,
+        start: impl FnOnce(Box<dyn FnOnce(&dyn Pace) + Send>),
+    ) -> Option<Help> {
+        if let Some(held) = self.held(grid, blank) {
+            return Some(held);
+        }
+        if tabled(grid) || grid.cells() > MAX_DATABASE_CELLS {
+            return None;
+        }
+        let strongest = partition_for(grid, blank, self.room())?;
+        let stored = self
+            .data
+            .path()
+            .is_some_and(|dir| dir.join(grid_pdb::file_name(&strongest)).is_file());
+        if !stored || lock(&self.refused).contains(&(grid, blank)) {
+            return None;
+        }
+        // Another shape's build may take minutes: a bounded case does not wait for it.
+        let busy_elsewhere = self.building.load(Ordering::Acquire)
+            && *lock(&self.in_progress) != Some((grid, blank));
+        if busy_elsewhere {
+            return None;
+        }
+        Some(self.help(grid, blank, start))
+    }
+
     /// What a case on `grid` towards a target with the blank on `blank` can use now. When that
     /// is missing and may be had, `start` is called to run [`prepare`](Self::prepare) on a
     /// build thread (one build at a time).
@@ -178,9 +214,11 @@ impl Grids {
             return Help::None;
         }
         if !self.building.swap(true, Ordering::AcqRel) {
+            *lock(&self.in_progress) = Some(key);
             let grids = Arc::clone(self);
             start(Box::new(move |pace: &dyn Pace| {
                 grids.prepare(grid, blank, pace);
+                *lock(&grids.in_progress) = None;
                 grids.building.store(false, Ordering::Release);
             }));
         }
@@ -417,5 +455,34 @@ mod tests {
                 Some(Partition::default_for(grid, blank))
             );
         }
+    }
+
+    /// A bounded case loads a stored set (and waits for it) but never starts a build.
+    #[test]
+    fn bounded_cases_load_stored_sets_and_build_none() {
+        let dir = std::env::temp_dir().join(format!("grids-stored-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let grid = Grid::new(4, 5).unwrap();
+        let blank = grid.cells() - 1;
+        let grids = Arc::new(Grids::new(
+            DataDir::new(Some(dir.clone())),
+            1,
+            64 << 20,
+            64 << 20,
+        ));
+        let mut started = 0;
+        let none = grids.stored_databases(grid, blank, |_| started += 1);
+        assert!(none.is_none());
+        assert_eq!(started, 0, "no build for a bounded case");
+        let partition = partition_for(grid, blank, grids.room()).unwrap();
+        std::fs::write(dir.join(grid_pdb::file_name(&partition)), b"stored").unwrap();
+        let coming = grids.stored_databases(grid, blank, |_| started += 1);
+        assert!(
+            matches!(coming, Some(Help::Coming { wait: true })),
+            "{coming:?}"
+        );
+        assert_eq!(started, 1, "the stored set is loaded");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

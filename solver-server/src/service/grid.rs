@@ -59,8 +59,9 @@ pub(crate) struct GridWork {
     bounded: Option<(BoundedSearch, Reservation)>,
 }
 
-/// One slice of a bounded case: weighted A* (with the pattern databases held for the target,
-/// which make the answers much shorter; none is built for a bounded case, which must be quick),
+/// One slice of a bounded case: weighted A* (with the pattern databases for the target when they
+/// are held or stored, which make the answers much shorter; none is built for a bounded case,
+/// which must be quick),
 /// then the constructive method, preempted like any search. It starts once its memory ceiling
 /// fits the server's search memory, and its time limit runs from its first slice.
 fn bounded_step(
@@ -77,10 +78,19 @@ fn bounded_step(
     let (search, _memory) = match &mut work.bounded {
         Some(started) => started,
         empty => {
-            let search = match shared.grids.held(case.start.grid(), case.target.blank()) {
+            // Stored databases are loaded (and waited for, within the case's limits) rather than
+            // answered without: their answers are much shorter and prove much more.
+            let help =
+                shared
+                    .grids
+                    .stored_databases(case.start.grid(), case.target.blank(), |build| {
+                        slice.spawn_paced(move |pacer| build(pacer))
+                    });
+            let search = match help {
                 Some(Help::Databases(databases)) => {
                     BoundedSearch::with_databases(&case.start, &case.target, ratio, databases)
                 }
+                Some(Help::Coming { .. }) => return wait(stop, limits),
                 _ => BoundedSearch::new(&case.start, &case.target, ratio),
             };
             let Some(memory) = shared.search_memory.reserve(search.memory_ceiling()) else {
