@@ -80,12 +80,10 @@ fn bounded_step(
         empty => {
             // Stored databases are loaded (and waited for, within the case's limits) rather than
             // answered without: their answers are much shorter and prove much more.
-            let help =
-                shared
-                    .grids
-                    .stored_databases(case.start.grid(), case.target.blank(), |build| {
-                        slice.spawn_paced(move |pacer| build(pacer))
-                    });
+            let (grid, blank) = (case.start.grid(), case.target.blank());
+            let help = shared.grids.stored_databases(grid, blank, |build| {
+                slice.spawn_paced(move |pacer| build(pacer));
+            });
             let search = match help {
                 Some(Help::Databases(databases)) => {
                     BoundedSearch::with_databases(&case.start, &case.target, ratio, databases)
