@@ -359,16 +359,17 @@ impl BoundedSearch {
                 }
                 Phase::Shorter { first_len } => {
                     let first_len = *first_len;
-                    let optimal =
-                        match self
-                            .search
-                            .run(self.budget.total, stop, slice_end, &mut self.stats)?
-                        {
-                            Ran::Suspended => return Ok(Step::Suspended),
-                            Ran::Answer => continue,
-                            Ran::Limit => false,
-                            Ran::Exhausted => true,
-                        };
+                    let optimal = match self.search.run(
+                        self.budget.total,
+                        stop,
+                        slice_end,
+                        &mut self.stats,
+                    )? {
+                        Ran::Suspended => return Ok(Step::Suspended),
+                        Ran::Answer => continue,
+                        Ran::Limit => false,
+                        Ran::Exhausted => true,
+                    };
                     let open = self.search.open_bound();
                     let moves = self.search.best.take().expect("an answer");
                     let bound = if optimal {

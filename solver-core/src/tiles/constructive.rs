@@ -56,7 +56,10 @@ impl Constructive {
             hub.swap(corner, corner + 1);
         }
         Self {
-            halves: [Placer::new(grid, start.cells()), Placer::new(grid, target.cells())],
+            halves: [
+                Placer::new(grid, start.cells()),
+                Placer::new(grid, target.cells()),
+            ],
             groups: groups(grid),
             next: 0,
             hub,
