@@ -306,3 +306,103 @@ fn one_long_line_of_boards_is_spilled_not_held() {
     assert!(usage.most_in_memory < 256 * 1024, "{usage:?}");
     assert!(usage.spilled > 200 * 1024, "{usage:?}");
 }
+
+/// A pipe whose writer is another thread: reads wait for its writes, and end when it is gone.
+struct Feed {
+    writes: std::sync::mpsc::Receiver<Vec<u8>>,
+    left: io::Cursor<Vec<u8>>,
+}
+
+impl Read for Feed {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let n = self.left.read(buf)?;
+            if n > 0 {
+                return Ok(n);
+            }
+            match self.writes.recv() {
+                Ok(bytes) => self.left = io::Cursor::new(bytes),
+                Err(_) => return Ok(0),
+            }
+        }
+    }
+}
+
+/// Tells a waiting thread once `count` cases have been answered.
+struct Signal {
+    answered: usize,
+    count: usize,
+    tell: std::sync::mpsc::Sender<()>,
+}
+
+impl Sink for Signal {
+    fn case(&mut self, _case: &Case, answer: Result<&Answer, &CaseError>) -> io::Result<()> {
+        assert!(answer.is_ok(), "{answer:?}");
+        self.answered += 1;
+        if self.answered == self.count {
+            let _ = self.tell.send(());
+        }
+        Ok(())
+    }
+
+    fn idle(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Cases are answered while the input is still being written: the writer waits for the answers
+/// to its first 100 boards before it writes the last one and closes the pipe (read whole first,
+/// the input would never end and the answers never come).
+#[test]
+fn answers_come_before_the_input_ends() {
+    const FIRST: usize = 100;
+    let (write, writes) = std::sync::mpsc::channel();
+    let (tell, told) = std::sync::mpsc::channel();
+    let writer = std::thread::spawn(move || {
+        write.send(b"1 2 3 4 5 6 x 7 8\n".repeat(FIRST)).unwrap();
+        let answered = told
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .is_ok();
+        write.send(b"1 2 3 4 5 6 7 x 8\n".to_vec()).unwrap();
+        answered
+    });
+    let source = Source::from_pipe(
+        Box::new(Feed {
+            writes,
+            left: io::Cursor::new(Vec::new()),
+        }),
+        Limits::DEFAULT,
+    );
+    let reader = start_reading(
+        Problem::Hdu1043,
+        source,
+        (64, BATCH),
+        Arc::new(Notes::default()),
+        None,
+    )
+    .unwrap();
+    // The last board of the first write is complete only once the line after it is read.
+    let mut sink = Signal {
+        answered: 0,
+        count: FIRST - 1,
+        tell,
+    };
+    let server = crate::server::Server::start();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let address = crate::endpoints::Address {
+            url: server.url(),
+            host: "127.0.0.1".to_owned(),
+        };
+        let link = Arc::new(crate::link::Link::default());
+        let endpoints = crate::endpoints::connect(&[address], &link).await.unwrap();
+        crate::session::run_stream(&endpoints, reader.cases, &mut sink, None, 256)
+            .await
+            .unwrap();
+    });
+    assert!(writer.join().unwrap(), "no answer before the input ended");
+    assert_eq!(sink.answered, FIRST + 1);
+}
