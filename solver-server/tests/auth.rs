@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use solver_proto::v2::solver_service_client::SolverServiceClient;
-use solver_proto::v2::{SlidingPuzzle, SolveRequest, solve_request, solve_response};
+use solver_proto::v2::{SolveRequest, solve_response};
 use solver_server::Config;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -18,7 +18,7 @@ use tonic::{Code, Request, Status};
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
 
-use crate::common::{TestServer, config};
+use crate::common::{TestServer, config, v2_eight};
 
 /// Adds the caller's `authorization` header to every call.
 type Stamp = Box<dyn FnMut(Request<()>) -> Result<Request<()>, Status> + Send>;
@@ -89,7 +89,10 @@ async fn watch(
 async fn wait_until_alpha_is(server: &TestServer, valid: bool) -> Option<Status> {
     let mut waited = Duration::ZERO;
     loop {
-        let result = client(server, Some("alpha")).await.solve(eight("a")).await;
+        let result = client(server, Some("alpha"))
+            .await
+            .solve(v2_eight("a"))
+            .await;
         if result.is_ok() == valid {
             return result.err();
         }
@@ -100,19 +103,6 @@ async fn wait_until_alpha_is(server: &TestServer, valid: bool) -> Option<Status>
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
         waited += Duration::from_millis(200);
-    }
-}
-
-fn eight(id: &str) -> SolveRequest {
-    SolveRequest {
-        id: id.to_owned(),
-        puzzle: Some(solve_request::Puzzle::Sliding(SlidingPuzzle {
-            rows: 3,
-            cols: 3,
-            start: vec![1, 2, 3, 4, 5, 6, 7, 0, 8],
-            target: Vec::new(),
-        })),
-        ..SolveRequest::default()
     }
 }
 
@@ -132,7 +122,7 @@ async fn calls_need_a_listed_token_but_health_does_not() {
     for token in [None, Some("gamma"), Some("")] {
         let status = client(&server, token)
             .await
-            .solve(eight("x"))
+            .solve(v2_eight("x"))
             .await
             .unwrap_err();
         assert_eq!(
@@ -143,7 +133,7 @@ async fn calls_need_a_listed_token_but_health_does_not() {
     }
     client(&server, Some("alpha"))
         .await
-        .solve(eight("a"))
+        .solve(v2_eight("a"))
         .await
         .expect("alpha is listed");
     HealthClient::new(server.channel().await)
@@ -156,7 +146,7 @@ async fn calls_need_a_listed_token_but_health_does_not() {
     let mut waited = Duration::ZERO;
     while client(&server, Some("alpha"))
         .await
-        .solve(eight("a"))
+        .solve(v2_eight("a"))
         .await
         .is_ok()
     {
@@ -166,7 +156,7 @@ async fn calls_need_a_listed_token_but_health_does_not() {
     }
     client(&server, Some("beta"))
         .await
-        .solve(eight("b"))
+        .solve(v2_eight("b"))
         .await
         .expect("beta stays");
 }
@@ -188,13 +178,13 @@ async fn a_token_holds_at_most_its_share_of_calls_and_cases() {
     }
     let status = client(&server, Some("alpha"))
         .await
-        .solve(eight("c"))
+        .solve(v2_eight("c"))
         .await
         .unwrap_err();
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     client(&server, Some("beta"))
         .await
-        .solve(eight("d"))
+        .solve(v2_eight("d"))
         .await
         .expect("beta is not held up");
 
@@ -204,7 +194,7 @@ async fn a_token_holds_at_most_its_share_of_calls_and_cases() {
     let mut waited = Duration::ZERO;
     let mut alpha = loop {
         let mut alpha = client(&server, Some("alpha")).await;
-        if alpha.solve(eight("e")).await.is_ok() {
+        if alpha.solve(v2_eight("e")).await.is_ok() {
             break alpha;
         }
         assert!(
@@ -214,7 +204,7 @@ async fn a_token_holds_at_most_its_share_of_calls_and_cases() {
         tokio::time::sleep(Duration::from_millis(50)).await;
         waited += Duration::from_millis(50);
     };
-    let requests: Vec<SolveRequest> = (0..50).map(|i| eight(&i.to_string())).collect();
+    let requests: Vec<SolveRequest> = (0..50).map(|i| v2_eight(&i.to_string())).collect();
     let mut replies = alpha
         .solve_stream(tokio_stream::iter(requests))
         .await
@@ -297,7 +287,7 @@ async fn health_watch_needs_a_token_and_counts_against_it_but_check_does_not() {
     ];
     let status = client(&server, Some("alpha"))
         .await
-        .solve(eight("x"))
+        .solve(v2_eight("x"))
         .await
         .unwrap_err();
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
@@ -325,7 +315,7 @@ async fn health_watch_streams_over_the_stream_limit_are_refused_until_some_close
     let busy = server
         .client_v2()
         .await
-        .solve(eight("x"))
+        .solve(v2_eight("x"))
         .await
         .unwrap_err();
     assert_eq!(busy.code(), Code::ResourceExhausted, "{busy:?}");

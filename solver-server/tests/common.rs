@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use solver_core::tiles::bfs;
 use solver_core::{Board, Board3, Board4, format_moves};
+use solver_proto::v2::{SlidingPuzzle, SolveRequest, solve_request};
 use solver_server::Config;
 use solver_server::pb::{self, sliding_reply};
 pub(crate) use solver_test_support::korf::korf;
@@ -92,4 +93,18 @@ pub(crate) fn distances3(target: Board3) -> HashMap<Board3, u32> {
 /// target: at every step the first move (`d, l, r, u`) that gets one closer.
 pub(crate) fn oracle_path(start: Board3, dist: &HashMap<Board3, u32>) -> String {
     format_moves(&bfs::smallest_path(start, dist).expect("the start can reach the target"))
+}
+
+/// A v2 `Solve` request `id` for the 3×3 board one move from the goal.
+pub(crate) fn v2_eight(id: &str) -> SolveRequest {
+    SolveRequest {
+        id: id.to_owned(),
+        puzzle: Some(solve_request::Puzzle::Sliding(SlidingPuzzle {
+            rows: 3,
+            cols: 3,
+            start: vec![1, 2, 3, 4, 5, 6, 7, 0, 8],
+            target: Vec::new(),
+        })),
+        ..SolveRequest::default()
+    }
 }

@@ -7,12 +7,12 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use solver_proto::v2::{SlidingPuzzle, SolveRequest, solve_request, solve_response};
+use solver_proto::v2::solve_response;
 use solver_server::Config;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
-use crate::common::{TestServer, config};
+use crate::common::{TestServer, config, v2_eight};
 
 const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 const DATA: u8 = 0x0;
@@ -282,25 +282,12 @@ async fn feed(raw: &mut Raw, streams: &[u32], size: usize, per_write: usize, mos
     sent
 }
 
-fn eight(id: &str) -> SolveRequest {
-    SolveRequest {
-        id: id.to_owned(),
-        puzzle: Some(solve_request::Puzzle::Sliding(SlidingPuzzle {
-            rows: 3,
-            cols: 3,
-            start: vec![1, 2, 3, 4, 5, 6, 7, 0, 8],
-            target: Vec::new(),
-        })),
-        ..SolveRequest::default()
-    }
-}
-
 /// A call on a connection of its own is answered.
 async fn another_client_is_served(server: &TestServer) {
     let reply = server
         .client_v2()
         .await
-        .solve(eight("other"))
+        .solve(v2_eight("other"))
         .await
         .expect("another client is served")
         .into_inner();
@@ -463,7 +450,7 @@ async fn connections_that_never_finish_their_handshake_are_closed() {
     }
     // A client that finished its handshake keeps its idle connection.
     let mut client = server.client_v2().await;
-    client.solve(eight("first")).await.unwrap();
+    client.solve(v2_eight("first")).await.unwrap();
     tokio::time::sleep(Duration::from_secs(2)).await;
-    client.solve(eight("after a pause")).await.unwrap();
+    client.solve(v2_eight("after a pause")).await.unwrap();
 }

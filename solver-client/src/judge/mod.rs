@@ -13,6 +13,7 @@ pub(crate) mod eight;
 pub(crate) mod eight_ii;
 pub(crate) mod fifteen;
 pub(crate) mod format;
+mod found;
 pub(crate) mod printer;
 mod problem;
 pub(crate) mod run;

@@ -21,7 +21,7 @@ use std::os::fd::AsFd as _;
 use std::os::unix::fs::FileExt as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::tokens::{Found, Place};
+use super::found::{Found, Place};
 
 /// Whether `b` separates tokens: ASCII whitespace and the vertical tab (judges say "any
 /// whitespace", and C's `isspace` includes it).

@@ -9,6 +9,7 @@
 //! long the input (or one of its lines) is: a cursor is an offset into it, and a token owns its
 //! (few) bytes rather than borrowing them from a buffer that moves on.
 
+use super::found::{Found, Place};
 use super::source::{Bytes, Source};
 use crate::read_error::{LayoutError, Lines};
 
@@ -209,29 +210,6 @@ impl<'a, T, E> Attempt<'a, T, E> {
 struct Shape<'a> {
     found: Found,
     after: Tokens<'a>,
-}
-
-/// What a reading found, for [`Shape`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Found {
-    /// A case's worth of tokens.
-    Case {
-        /// Whether the format took them as a case.
-        valid: bool,
-        /// Whether they end where their last line does (or the input does).
-        whole: bool,
-    },
-    /// The input ended after this many tokens, fewer than a case has.
-    Truncated(usize),
-}
-
-/// Where a cursor is, without the input it is in: how the source remembers the cursor after a
-/// reading ([`Tokens::look`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Place {
-    pos: u64,
-    line: usize,
-    index: usize,
 }
 
 impl Shape<'_> {
