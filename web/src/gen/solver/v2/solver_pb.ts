@@ -691,9 +691,10 @@ export type ScrambleRequest = Message<"solver.v2.ScrambleRequest"> & {
   /**
    * The optimal distance from the standard goal the board must have, exactly. A distance no board
    * of that size has (above 31 for 3x3, above 80 for 4x4, above the radius measured for the
-   * shapes of at most 16 cells) is answered with INVALID_ARGUMENT naming `distance`; on larger
-   * shapes, whose radius is unknown, a distance too far to reach ends at the node budget or the
-   * time limit (RESOURCE_EXHAUSTED).
+   * shapes of at most 16 cells) is answered with INVALID_ARGUMENT naming `distance`; so is one
+   * above rows * cols * (rows + cols) on the larger shapes, whose radius is unknown (250 for 5x5,
+   * above every published bound on its radius; 1024 for 8x8). On those shapes a distance too far
+   * to reach ends at the node budget or the time limit (RESOURCE_EXHAUSTED).
    *
    * @generated from field: uint32 distance = 3;
    */
@@ -948,6 +949,10 @@ export const SamplingSchema: GenEnum<Sampling> = /*@__PURE__*/
  * replica may answer at once). DEADLINE_EXCEEDED (4) when the call's deadline (`grpc-timeout`)
  * passes first; the searches the call started stop.
  *
+ * Integer fields follow protobuf's own rule: a `uint32` field sent as a larger varint is cut to
+ * its low 32 bits by the parser (as the protobuf language guide specifies for every parser), so
+ * send values in range; every value in range is then checked and named when refused.
+ *
  * That a sliding board can never reach its target, or a Solitaire end is not reachable within the
  * move limit, is an answer (status OK), not an error.
  *
@@ -990,7 +995,8 @@ export const SolverService: GenService<{
    * is answered with `error` code 8 (RESOURCE_EXHAUSTED); the stream goes on. The call's deadline
    * covers the whole stream: when it passes, the searches the stream started stop and the stream
    * ends with DEADLINE_EXCEEDED; cases without a response by then were not answered. A message
-   * over the server's size limit ends the stream with RESOURCE_EXHAUSTED. A client that cancels
+   * over the server's size limit ends the stream with OUT_OF_RANGE (11: the code the gRPC
+   * library decoding the message gives; a unary call fails the same way). A client that cancels
    * the call or goes away stops the searches it started. When the server shuts down it stops
    * reading new cases, answers those already read (within its grace period), and ends a stream
    * whose client had more to send with UNAVAILABLE: resend the cases that got no response to
