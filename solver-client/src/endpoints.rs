@@ -225,7 +225,10 @@ pub(crate) async fn connect(
         Some(first) => {
             // With its causes, as `main` prints an error.
             let first = anyhow::Error::from(first);
-            eprintln!("solver-client: {first:#}; going on with the other servers");
+            eprintln!(
+                "solver-client: {}; going on with the other servers",
+                crate::causes::one_line(&first)
+            );
             Ok(endpoints)
         }
         None => Ok(endpoints),

@@ -14,6 +14,7 @@
 //! only on a terminal (`--color`, `NO_COLOR`).
 
 mod case;
+mod causes;
 mod databases;
 mod draw;
 mod embedded;
@@ -204,7 +205,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("solver-client: {err:#}");
+            eprintln!("solver-client: {}", causes::one_line(&err));
             exit::of_error(&err)
         }
     }
