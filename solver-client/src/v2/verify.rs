@@ -40,12 +40,7 @@ pub(super) fn run(
     data: DataDir,
     args: Args,
 ) -> anyhow::Result<ExitCode> {
-    let Some((moves, board)) = args.words.split_last() else {
-        bail!("no board and moves given");
-    };
-    if board.is_empty() {
-        bail!("a board and then the moves expected");
-    }
+    let (moves, board) = moves_and_board(&args.words)?;
     let boards = Boards::parse(board, args.common.target.as_deref(), args.common.size)?;
     let connection = Connection::open(server, link, data, boards.start.kind())?;
     let request = pb::VerifyRequest {
@@ -86,6 +81,26 @@ pub(super) fn run(
     })
 }
 
+/// The last word (the moves) and the board before it; a last word with a digit or a lone `x`
+/// is the board's, and the moves were forgotten: said so, rather than that the board is short.
+fn moves_and_board(words: &[String]) -> anyhow::Result<(&String, &[String])> {
+    let Some((moves, board)) = words.split_last() else {
+        bail!("no board and moves given");
+    };
+    let looks_like_board =
+        moves.chars().any(|c| c.is_ascii_digit()) || moves.trim().eq_ignore_ascii_case("x");
+    if looks_like_board {
+        bail!(
+            "MOVES: the last argument, {moves:?}, is part of a board: give the moves after the \
+             board, one letter per move of the blank (u, d, l, r), or \"\" for none"
+        );
+    }
+    if board.is_empty() {
+        bail!("a board and then the moves expected");
+    }
+    Ok((moves, board))
+}
+
 /// The verdict for a person, one `what: value` line each.
 fn text(moves: &str, response: &pb::VerifyResponse) -> io::Result<()> {
     let mut out = Output::stdout();
@@ -109,4 +124,31 @@ fn text(moves: &str, response: &pb::VerifyResponse) -> io::Result<()> {
         writeln!(out, "excess: - (the moves do not reach the target)")?;
     }
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split(' ').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn forgotten_moves_are_named() {
+        let forgot = words("2 3 4 1 5 x 7 6 8");
+        let err = moves_and_board(&forgot).unwrap_err().to_string();
+        assert!(
+            err.starts_with("MOVES: the last argument, \"8\", is part of a board"),
+            "{err}"
+        );
+        let packed = words("23415x768");
+        assert!(moves_and_board(&packed).is_err());
+        let given = words("2 3 4 1 5 x 7 6 8 dlur");
+        let (moves, board) = moves_and_board(&given).unwrap();
+        assert_eq!(moves, "dlur");
+        assert_eq!(board.len(), 9);
+        let none = vec!["12345678x".to_owned(), String::new()];
+        assert_eq!(moves_and_board(&none).unwrap().0, "");
+    }
 }
