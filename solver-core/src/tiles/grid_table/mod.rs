@@ -452,29 +452,46 @@ impl GridTables {
         self.tables[self.class_of(cell)].get()
     }
 
-    /// The table for targets with the blank on `cell`, built now (paced by `pace`) if missing.
+    /// The table for targets with the blank on `cell`, built now (paced by `pace`) if missing;
+    /// its progress is that of one table.
     ///
     /// # Errors
     /// [`GridTableError::NoSuchCell`] for a cell off the board.
     pub fn table(&self, cell: usize, pace: &dyn Pace) -> Result<&GridTable, GridTableError> {
+        self.table_of(cell, pace, 0, 1)
+    }
+
+    /// [`table`](Self::table), its progress told as table `database` of `databases`.
+    fn table_of(
+        &self,
+        cell: usize,
+        pace: &dyn Pace,
+        database: usize,
+        databases: usize,
+    ) -> Result<&GridTable, GridTableError> {
         check_cell(self.grid, cell)?;
         let class = self.class_of(cell);
         Ok(self.tables[class].get_or_init(|| {
             let stage = Stage {
                 inner: pace,
-                database: class,
-                databases: self.classes.len(),
+                database,
+                databases,
             };
             GridTable::build(self.grid, self.classes[class], self.threads, &stage)
                 .expect("checked above")
         }))
     }
 
-    /// Builds every missing table, one after the other; progress names the class as the
-    /// database.
+    /// Builds every missing table, one after the other; progress counts the tables built.
     pub fn build_all(&self, pace: &dyn Pace) {
-        for &cell in &self.classes {
-            self.table(cell, pace)
+        let missing: Vec<usize> = self
+            .classes
+            .iter()
+            .copied()
+            .filter(|&cell| self.get(cell).is_none())
+            .collect();
+        for (database, &cell) in missing.iter().enumerate() {
+            self.table_of(cell, pace, database, missing.len())
                 .expect("a class's cell is on the board");
         }
     }
@@ -539,5 +556,48 @@ impl GridTables {
             });
         }
         self.table(target.blank(), pace)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::pace::{Progress, Turn, Unpaced};
+
+    /// Records the (table, tables) of every layer reported.
+    #[derive(Default)]
+    struct Record(Mutex<Vec<(usize, usize)>>);
+
+    impl Pace for Record {
+        fn enter(&self) -> Box<dyn Turn + '_> {
+            Unpaced.enter()
+        }
+
+        fn layer_done(&self, p: Progress) {
+            self.0.lock().unwrap().push((p.database, p.databases));
+        }
+    }
+
+    /// One table's build says "table 1 of 1" (it said "1 of" every class); building them all
+    /// counts the ones built.
+    #[test]
+    fn progress_counts_the_tables_built() {
+        let grid = Grid::new(2, 3).unwrap();
+        let one = Record::default();
+        GridTables::new(grid, 1).unwrap().table(5, &one).unwrap();
+        assert!(one.0.lock().unwrap().iter().all(|&t| t == (0, 1)));
+        let tables = GridTables::new(grid, 1).unwrap();
+        tables.table(5, &Unpaced).unwrap();
+        let rest = Record::default();
+        tables.build_all(&rest);
+        let seen = rest.0.into_inner().unwrap();
+        let missing = tables.classes().len() - 1;
+        assert!(missing >= 1, "2x3 has more than one class of blank cell");
+        assert!(seen.iter().all(|&(_, of)| of == missing), "{seen:?}");
+        let mut indices: Vec<usize> = seen.iter().map(|&(i, _)| i).collect();
+        indices.dedup();
+        assert_eq!(indices, (0..missing).collect::<Vec<_>>());
     }
 }
