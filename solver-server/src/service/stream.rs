@@ -322,11 +322,13 @@ async fn dispatch<E: Edge>(
         let case = match case {
             Ok(case) => case,
             Err(failure) => {
+                flush(ctx, &mut lookups, received);
                 ctx.reply(id, kind, Err(failure), received).await;
                 continue;
             }
         };
         if let Some(answer) = E::Puzzle::prepare(&case, &ctx.shared) {
+            flush(ctx, &mut lookups, received);
             ctx.reply(id, kind, Ok(answer), received).await;
             continue;
         }
@@ -335,8 +337,19 @@ async fn dispatch<E: Edge>(
             Lane::Lookup => lookups.push((id, kind, case)),
         }
     }
+    flush(ctx, &mut lookups, received);
+}
+
+/// Hands the look-ups gathered so far to the pool, before the reader waits to send a reply: if
+/// the client leaves during that wait, the reader is dropped, and look-ups it still held would
+/// stay counted in flight for ever.
+fn flush<E: Edge>(
+    ctx: &Arc<StreamCtx<E>>,
+    lookups: &mut Vec<(E::Id, Kind, <E::Puzzle as Puzzle>::Case)>,
+    received: Instant,
+) {
     if !lookups.is_empty() {
-        spawn_job(ctx, lookups, received);
+        spawn_job(ctx, std::mem::take(lookups), received);
     }
 }
 
