@@ -39,6 +39,9 @@ pub(crate) type Read<E> = (
     Result<<<E as Edge>::Puzzle as Puzzle>::Case, Failure>,
 );
 
+/// A validated case waiting for the pool: its id, the kind it is counted under, and the case.
+type Ready<E> = (<E as Edge>::Id, Kind, <<E as Edge>::Puzzle as Puzzle>::Case);
+
 /// The wire side of one streaming RPC: its messages, and how a request becomes a case and an
 /// answer a reply.
 pub(crate) trait Edge: Send + Sync + 'static {
@@ -343,11 +346,7 @@ async fn dispatch<E: Edge>(
 /// Hands the look-ups gathered so far to the pool, before the reader waits to send a reply: if
 /// the client leaves during that wait, the reader is dropped, and look-ups it still held would
 /// stay counted in flight for ever.
-fn flush<E: Edge>(
-    ctx: &Arc<StreamCtx<E>>,
-    lookups: &mut Vec<(E::Id, Kind, <E::Puzzle as Puzzle>::Case)>,
-    received: Instant,
-) {
+fn flush<E: Edge>(ctx: &Arc<StreamCtx<E>>, lookups: &mut Vec<Ready<E>>, received: Instant) {
     if !lookups.is_empty() {
         spawn_job(ctx, std::mem::take(lookups), received);
     }
@@ -372,11 +371,7 @@ impl Drop for Running {
 }
 
 /// Works on `cases` in one scheduler job of the stream's flow, then sends their replies.
-fn spawn_job<E: Edge>(
-    ctx: &Arc<StreamCtx<E>>,
-    cases: Vec<(E::Id, Kind, <E::Puzzle as Puzzle>::Case)>,
-    received: Instant,
-) {
+fn spawn_job<E: Edge>(ctx: &Arc<StreamCtx<E>>, cases: Vec<Ready<E>>, received: Instant) {
     type Work<E> = <<E as Edge>::Puzzle as Puzzle>::Work;
     let ctx = Arc::clone(ctx);
     tokio::spawn(async move {
