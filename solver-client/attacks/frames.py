@@ -49,6 +49,8 @@ import time
 
 import hpack
 
+from procstat import rss  # beside this script
+
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY, WINDOW_UPDATE = 0, 1, 3, 4, 6, 7, 8
 END_STREAM, ACK, END_HEADERS = 0x1, 0x1, 0x4
@@ -61,15 +63,6 @@ ERRORS = {
 
 def frame(kind, flags, stream, payload=b""):
     return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
-
-
-def rss(pid):
-    """The resident memory of process `pid`, in bytes."""
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise RuntimeError(f"no VmRSS for process {pid}")
 
 
 def cases():

@@ -37,16 +37,9 @@ import time
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from procstat import rss  # beside this script
+
 MB = 1 << 20
-
-
-def rss(pid):
-    """The resident memory of process `pid`, in bytes."""
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise RuntimeError(f"no VmRSS for process {pid}")
 
 
 async def sample_peak(pid, peak, stop):

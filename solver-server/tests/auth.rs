@@ -34,18 +34,22 @@ fn tokens_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-async fn client(server: &TestServer, token: Option<&str>) -> Client {
+/// An interceptor that sends `token` as a bearer token, or nothing.
+fn stamp(token: Option<&str>) -> Stamp {
     let header: Option<tonic::metadata::MetadataValue<tonic::metadata::Ascii>> =
         token.map(|t| format!("Bearer {t}").parse().unwrap());
-    let intercept: Stamp = Box::new(move |mut request: Request<()>| {
+    Box::new(move |mut request: Request<()>| {
         if let Some(header) = &header {
             request
                 .metadata_mut()
                 .insert("authorization", header.clone());
         }
         Ok(request)
-    });
-    SolverServiceClient::with_interceptor(server.channel().await, intercept)
+    })
+}
+
+async fn client(server: &TestServer, token: Option<&str>) -> Client {
+    SolverServiceClient::with_interceptor(server.channel().await, stamp(token))
 }
 
 /// A health client sending `token`, on a connection of its own (on a shared one, HTTP/2's own
@@ -54,17 +58,7 @@ async fn health(
     server: &TestServer,
     token: Option<&str>,
 ) -> HealthClient<InterceptedService<Channel, Stamp>> {
-    let header: Option<tonic::metadata::MetadataValue<tonic::metadata::Ascii>> =
-        token.map(|t| format!("Bearer {t}").parse().unwrap());
-    let intercept: Stamp = Box::new(move |mut request: Request<()>| {
-        if let Some(header) = &header {
-            request
-                .metadata_mut()
-                .insert("authorization", header.clone());
-        }
-        Ok(request)
-    });
-    HealthClient::with_interceptor(server.channel().await, intercept)
+    HealthClient::with_interceptor(server.channel().await, stamp(token))
 }
 
 /// Opens a health `Watch` and reads its first status: the open stream, or why it was refused.

@@ -2,25 +2,12 @@
 //! clients that accept gzip.
 
 use solver_proto::v1::{SlidingRequest, sliding_reply};
-use solver_proto::v2::{self as pb, SlidingPuzzle, SolveRequest, solve_request, solve_response};
+use solver_proto::v2::{self as pb, solve_response};
 use tonic::codec::CompressionEncoding;
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;
 
-use crate::common::{TestServer, config};
-
-fn eight_case() -> SolveRequest {
-    SolveRequest {
-        id: "gz".to_owned(),
-        puzzle: Some(solve_request::Puzzle::Sliding(SlidingPuzzle {
-            rows: 3,
-            cols: 3,
-            start: vec![1, 2, 3, 4, 5, 6, 7, 0, 8],
-            target: Vec::new(),
-        })),
-        ..SolveRequest::default()
-    }
-}
+use crate::common::{TestServer, config, v2_eight};
 
 fn moves(response: &pb::SolveResponse) -> Option<&str> {
     match response.outcome.as_ref()? {
@@ -42,7 +29,7 @@ async fn gzip_requests_are_read_and_responses_compressed_for_clients_that_ask() 
         .send_compressed(CompressionEncoding::Gzip)
         .accept_compressed(CompressionEncoding::Gzip);
     let response = gzip
-        .solve(eight_case())
+        .solve(v2_eight("gz"))
         .await
         .expect("a gzip call is served");
     assert_eq!(
@@ -55,7 +42,12 @@ async fn gzip_requests_are_read_and_responses_compressed_for_clients_that_ask() 
     assert_eq!(moves(response.get_ref()), Some("r"));
 
     // A plain client: the same answer, uncompressed.
-    let response = server.client_v2().await.solve(eight_case()).await.unwrap();
+    let response = server
+        .client_v2()
+        .await
+        .solve(v2_eight("gz"))
+        .await
+        .unwrap();
     assert_eq!(response.metadata().get("grpc-encoding"), None);
     assert_eq!(moves(response.get_ref()), Some("r"));
 

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use solver_proto::v2::solver_service_client::SolverServiceClient;
-use solver_proto::v2::{SlidingPuzzle, SolveRequest, solve_request};
 use solver_server::{Config, ProbeTls, ServingStatus, check_health_with};
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
 
@@ -64,16 +63,7 @@ async fn solve(
 }
 
 async fn call(channel: Channel) -> Result<(), String> {
-    let request = SolveRequest {
-        id: "t".to_owned(),
-        puzzle: Some(solve_request::Puzzle::Sliding(SlidingPuzzle {
-            rows: 3,
-            cols: 3,
-            start: vec![1, 2, 3, 4, 5, 6, 7, 0, 8],
-            target: Vec::new(),
-        })),
-        ..SolveRequest::default()
-    };
+    let request = crate::common::v2_eight("t");
     SolverServiceClient::new(channel)
         .solve(request)
         .await
