@@ -1,13 +1,14 @@
 //! The cache of solved states, shared by every stream.
 //!
-//! Only answers that cost a search are cached: 15-puzzle paths (with every suffix of each path)
-//! and Solitaire answers. A 3×3 answer is read from the distance table in about 0.3 µs, no more
-//! than a cache look-up, so 3×3 cases never touch the cache (and count no hits or misses).
+//! Only answers that cost a search are cached, and each puzzle kind decides which: it encodes its
+//! own keys ([`CacheKey::new`]) and stores and reads back answers of its own type. (A 3×3 answer
+//! is read from the distance table in about 0.3 µs, no more than a cache look-up, so 3×3 cases
+//! never touch the cache and count no hits or misses; 15-puzzle paths are cached with every
+//! suffix.)
 //!
 //! # Store and bound
 //!
-//! A [`DashMap`] holds the answers, keyed by puzzle kind, start, target (and move limit for
-//! Solitaire). Beside it, an array of `capacity` *slots* (allocated in chunks of [`CHUNK`] as the
+//! A [`DashMap`] holds the answers, keyed by puzzle kind and the kind's encoding of the case. Beside it, an array of `capacity` *slots* (allocated in chunks of [`CHUNK`] as the
 //! cache fills) records which key each slot holds. Every entry owns one slot: an insert first
 //! takes a free slot (a never-used one, or one it frees by evicting its entry) and keeps that
 //! slot locked while it puts its entry in the map; an eviction removes an entry while holding its
@@ -37,76 +38,49 @@
 //! registry this workspace builds from. CLOCK needs one bit per entry, no extra work on a hit
 //! beyond reading that bit, and a slot array that also makes the exact bound simple.
 //!
-//! Memory: a slot is 56 bytes on 64-bit targets (its key, a lock and the bit), on top of the map
-//! entry (key, answer, slot index) and the answer's own allocation.
+//! Memory: a slot is 40 bytes on 64-bit targets (its key, a lock and the bit), on top of the map
+//! entry (key, answer, slot index), the key's case bytes (one allocation, shared by the slot and
+//! the map) and the answer's own allocation.
 
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError};
 
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
-use solver_core::tiles::grid_board::GridBoard;
-use solver_core::{Board4, Move};
 
 use crate::config::Kind;
-use crate::engine::{Position, Step};
 use crate::metrics::Metrics;
 
 /// Slots are allocated this many at a time, as the cache fills.
 const CHUNK: usize = 1024;
 
-/// What a cached answer is about: only kinds whose answers cost a search.
+/// What a cached answer is about: the kind it is counted under and that kind's own encoding of
+/// the case (start, target and whatever else decides the answer), shared by the map and the
+/// slot that owns the entry. Only kinds whose answers cost a search make keys.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(crate) enum CacheKey {
-    /// A 4×4 start and target.
-    Fifteen(Board4, Board4),
-    /// A Solitaire start, end and move limit.
-    Solitaire(Position, Position, u32),
-    /// A start and target of another sliding shape (optimal answers only): rows, columns, the
-    /// start's cells and the target's, in one allocation so the key stays as small as the
-    /// others (see [`CacheKey::sliding`]).
-    Sliding(Box<[u8]>),
+pub(crate) struct CacheKey {
+    kind: Kind,
+    case: Arc<[u8]>,
 }
 
 impl CacheKey {
-    /// The key of a start and target of another shape.
-    pub(crate) fn sliding(start: &GridBoard, target: &GridBoard) -> Self {
-        let grid = start.grid();
-        let shape = [grid.rows() as u8, grid.cols() as u8];
-        CacheKey::Sliding(
-            shape
-                .iter()
-                .chain(start.cells())
-                .chain(target.cells())
-                .copied()
-                .collect(),
-        )
-    }
-
-    fn kind(&self) -> Kind {
-        match self {
-            CacheKey::Fifteen(..) => Kind::Fifteen,
-            CacheKey::Solitaire(..) => Kind::Solitaire,
-            CacheKey::Sliding(..) => Kind::Sliding,
+    /// The key of a case of `kind`, encoded by that kind as `case`.
+    pub(crate) fn new(kind: Kind, case: impl IntoIterator<Item = u8>) -> Self {
+        Self {
+            kind,
+            case: case.into_iter().collect(),
         }
     }
 }
 
-/// A cached answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Answer {
-    /// Sliding-tile moves, as letters.
-    Moves(Arc<str>),
-    /// Solitaire steps.
-    Steps(Arc<[Step]>),
-    /// The Solitaire end is not reachable within the key's limit.
-    Unreachable,
-}
+/// A cached answer: what its kind stored, which only that kind reads back (by its type).
+pub(crate) type Cached = Arc<dyn Any + Send + Sync>;
 
 /// A map entry: the answer and the slot the entry owns.
 #[derive(Debug)]
 struct Stored {
-    answer: Answer,
+    answer: Cached,
     slot: usize,
 }
 
@@ -186,8 +160,9 @@ impl Cache {
         &chunk[index % CHUNK]
     }
 
-    /// Looks `key` up, counting a hit or a miss, and marks a hit entry as referenced.
-    pub(crate) fn get(&self, key: &CacheKey) -> Option<Answer> {
+    /// Looks `key` up, counting a hit or a miss, and marks a hit entry as referenced: the answer
+    /// its kind stored as a `T`.
+    pub(crate) fn get<T: Any + Send + Sync>(&self, key: &CacheKey) -> Option<Arc<T>> {
         if !self.enabled() {
             return None;
         }
@@ -200,7 +175,8 @@ impl Cache {
             }
             entry.answer.clone()
         });
-        let metrics = self.metrics.kind(key.kind());
+        let found = found.and_then(|answer| answer.downcast::<T>().ok());
+        let metrics = self.metrics.kind(key.kind);
         if found.is_some() {
             metrics.cache_hits.inc();
         } else {
@@ -210,7 +186,7 @@ impl Cache {
     }
 
     /// Stores `answer` under `key` (keeping an existing entry), evicting to stay in bounds.
-    pub(crate) fn insert(&self, key: CacheKey, answer: Answer) {
+    pub(crate) fn insert<T: Any + Send + Sync>(&self, key: CacheKey, answer: T) {
         if !self.enabled() || self.map.contains_key(&key) {
             return;
         }
@@ -220,7 +196,7 @@ impl Cache {
             Entry::Vacant(vacant) => {
                 *owner = Some(vacant.key().clone());
                 vacant.insert(Stored {
-                    answer,
+                    answer: Arc::new(answer),
                     slot: index,
                 });
                 self.entries.fetch_add(1, Ordering::AcqRel);
@@ -233,29 +209,6 @@ impl Cache {
         self.metrics
             .cache_entries
             .set(i64::try_from(self.entries.load(Ordering::Relaxed)).unwrap_or(i64::MAX));
-    }
-
-    /// Caches every suffix of an optimal, lexicographically smallest 4×4 path: the board after
-    /// `k` moves reaches `target` optimally by `moves[k..]` (a shorter or smaller way from there
-    /// would shorten or shrink the whole path).
-    pub(crate) fn insert_path(&self, start: Board4, target: Board4, moves: &[Move]) {
-        if !self.enabled() {
-            return;
-        }
-        let letters = solver_core::format_moves(moves);
-        let mut board = start;
-        for k in 0..=moves.len() {
-            self.insert(
-                CacheKey::Fifteen(board, target),
-                Answer::Moves(Arc::from(&letters[k..])),
-            );
-            if let Some(&mv) = moves.get(k) {
-                match board.apply(mv) {
-                    Some(next) => board = next,
-                    None => return,
-                }
-            }
-        }
     }
 
     /// A free slot, locked: a never-used one while there are some, then the CLOCK's victim's.
@@ -314,27 +267,13 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Square;
-    use solver_core::parse_moves;
 
     fn cache(capacity: usize) -> Cache {
         Cache::new(capacity, Arc::new(Metrics::new()))
     }
 
-    /// The `n`th permutation of the 16 cells (factorial number system): distinct keys.
-    fn board(mut n: u64) -> Board4 {
-        let mut pool: Vec<u64> = (0..16).collect();
-        let mut cells = Vec::with_capacity(16);
-        for left in (1..=16u64).rev() {
-            let i = usize::try_from(n % left).unwrap();
-            n /= left;
-            cells.push(pool.remove(i));
-        }
-        Board4::from_cells(&cells).unwrap()
-    }
-
     fn key(n: u64) -> CacheKey {
-        CacheKey::Fifteen(board(n), Board4::goal())
+        CacheKey::new(Kind::Fifteen, n.to_le_bytes())
     }
 
     /// Every slot's key has an entry that names that slot, and every entry has one: the map
@@ -357,22 +296,22 @@ mod tests {
     fn hit_after_insert_and_counters() {
         let cache = cache(10);
         let key = key(7);
-        assert_eq!(cache.get(&key), None);
-        cache.insert(key.clone(), Answer::Moves(Arc::from("")));
-        assert_eq!(cache.get(&key), Some(Answer::Moves(Arc::from(""))));
-        let sq = |r, c| Square::new(r, c).unwrap();
-        let position = Position::new(&[sq(4, 4), sq(4, 5), sq(5, 4), sq(6, 5)]).unwrap();
-        let solitaire = CacheKey::Solitaire(position, position, 6);
-        cache.insert(solitaire.clone(), Answer::Unreachable);
-        assert_eq!(cache.get(&solitaire), Some(Answer::Unreachable));
+        assert_eq!(cache.get::<String>(&key), None);
+        cache.insert(key.clone(), String::new());
+        assert_eq!(cache.get::<String>(&key).as_deref(), Some(&String::new()));
+        // The same case bytes under another kind are another key; an answer is read back only
+        // as the type it was stored as.
+        let other = CacheKey::new(Kind::Sliding, 7u64.to_le_bytes());
+        cache.insert(other.clone(), 6u32);
+        assert_eq!(cache.get::<u32>(&other).as_deref(), Some(&6));
         let text = cache.metrics.render();
         assert!(
             text.contains(r#"solver_cache_hits_total{kind="fifteen"} 1"#),
             "{text}"
         );
         assert!(text.contains(r#"solver_cache_misses_total{kind="fifteen"} 1"#));
-        assert!(text.contains(r#"solver_cache_hits_total{kind="solitaire"} 1"#));
-        assert!(text.contains(r#"solver_cache_misses_total{kind="solitaire"} 0"#));
+        assert!(text.contains(r#"solver_cache_hits_total{kind="sliding"} 1"#));
+        assert!(text.contains(r#"solver_cache_misses_total{kind="sliding"} 0"#));
         assert!(text.contains("solver_cache_entries 2"));
         assert_consistent(&cache);
     }
@@ -383,9 +322,9 @@ mod tests {
     fn eight_puzzle_answers_are_never_cached_or_counted() {
         let cache = cache(10);
         for n in 0..20 {
-            cache.get(&key(n));
-            cache.insert(key(n), Answer::Unreachable);
-            cache.get(&key(n));
+            cache.get::<()>(&key(n));
+            cache.insert(key(n), ());
+            cache.get::<()>(&key(n));
         }
         let text = cache.metrics.render();
         assert!(
@@ -399,7 +338,7 @@ mod tests {
     fn never_grows_past_its_bound() {
         let cache = cache(5);
         for n in 0..50 {
-            cache.insert(key(n), Answer::Unreachable);
+            cache.insert(key(n), ());
             assert!(cache.len() <= 5);
         }
         assert_eq!(cache.len(), 5);
@@ -414,7 +353,7 @@ mod tests {
                 let cache = &cache;
                 scope.spawn(move || {
                     for n in 0..2000 {
-                        cache.insert(key(t * 1_000_000 + n), Answer::Unreachable);
+                        cache.insert(key(t * 1_000_000 + n), ());
                         // `DashMap::len` reads the shards one by one, so under concurrent
                         // inserts only the entry counter, which bounds the entries, is exact.
                         assert!(cache.slots() <= 64);
@@ -439,8 +378,8 @@ mod tests {
                     scope.spawn(move || {
                         for n in 0..5000 {
                             let key = key((n * (t + 1)) % 300);
-                            if cache.get(&key).is_none() {
-                                cache.insert(key.clone(), Answer::Unreachable);
+                            if cache.get::<()>(&key).is_none() {
+                                cache.insert(key.clone(), ());
                             }
                             assert!(cache.slots() <= capacity);
                         }
@@ -456,8 +395,8 @@ mod tests {
     fn disabled_cache_stores_nothing() {
         let cache = cache(0);
         let key = key(1);
-        cache.insert(key.clone(), Answer::Unreachable);
-        assert_eq!(cache.get(&key), None);
+        cache.insert(key.clone(), ());
+        assert_eq!(cache.get::<()>(&key), None);
         assert_eq!(cache.len(), 0);
     }
 
@@ -466,10 +405,10 @@ mod tests {
     fn a_hot_entry_survives_a_flood_of_inserts() {
         let cache = cache(64);
         let hot = key(0);
-        cache.insert(hot.clone(), Answer::Moves(Arc::from("hot")));
+        cache.insert(hot.clone(), ());
         for n in 1..=10_000 {
-            cache.insert(key(n), Answer::Unreachable);
-            assert!(cache.get(&hot).is_some(), "evicted after {n} inserts");
+            cache.insert(key(n), ());
+            assert!(cache.get::<()>(&hot).is_some(), "evicted after {n} inserts");
         }
         assert_eq!(cache.len(), 64);
         assert_consistent(&cache);
@@ -480,47 +419,26 @@ mod tests {
     fn eviction_takes_the_entries_not_hit() {
         let cache = cache(100);
         for n in 0..100 {
-            cache.insert(key(n), Answer::Unreachable);
+            cache.insert(key(n), ());
         }
         for n in (0..100).step_by(2) {
-            assert!(cache.get(&key(n)).is_some());
+            assert!(cache.get::<()>(&key(n)).is_some());
         }
         for n in 100..150 {
-            cache.insert(key(n), Answer::Unreachable);
+            cache.insert(key(n), ());
         }
         for n in 0..100 {
-            assert_eq!(cache.get(&key(n)).is_some(), n % 2 == 0, "key {n}");
+            assert_eq!(cache.get::<()>(&key(n)).is_some(), n % 2 == 0, "key {n}");
         }
         for n in 100..150 {
-            assert!(cache.get(&key(n)).is_some(), "key {n}");
+            assert!(cache.get::<()>(&key(n)).is_some(), "key {n}");
         }
         assert_consistent(&cache);
     }
 
     #[test]
-    fn path_suffixes_are_cached() {
-        let cache = cache(100);
-        let goal = Board4::goal();
-        let start = goal.replay(&parse_moves("ulul").unwrap()).unwrap();
-        let moves = parse_moves("rdrd").unwrap();
-        assert_eq!(start.replay(&moves).unwrap(), goal);
-        cache.insert_path(start, goal, &moves);
-        assert_eq!(cache.len(), 5);
-        let after_two = start.replay(&moves[..2]).unwrap();
-        assert_eq!(
-            cache.get(&CacheKey::Fifteen(after_two, goal)),
-            Some(Answer::Moves(Arc::from("rd")))
-        );
-        assert_eq!(
-            cache.get(&CacheKey::Fifteen(goal, goal)),
-            Some(Answer::Moves(Arc::from("")))
-        );
-        assert_consistent(&cache);
-    }
-
-    #[test]
-    fn a_slot_is_56_bytes() {
-        assert_eq!(std::mem::size_of::<Slot>(), 56);
+    fn a_slot_is_40_bytes() {
+        assert_eq!(std::mem::size_of::<Slot>(), 40);
     }
 
     /// CPU time of the calling thread so far, in nanoseconds (0 where `/proc` does not tell).
@@ -556,7 +474,7 @@ mod tests {
             for threads in [1, 2] {
                 let cache = cache(capacity);
                 for key in keys.iter().take(capacity) {
-                    cache.insert(key.clone(), Answer::Unreachable);
+                    cache.insert(key.clone(), ());
                 }
                 println!("{threads} thread(s), {capacity} entries, keys from {key_count}:");
                 for window in 0..WINDOWS {
@@ -576,10 +494,10 @@ mod tests {
                                         state ^= state >> 7;
                                         state ^= state << 17;
                                         let key = keys[(state % key_count) as usize].clone();
-                                        if cache.get(&key).is_some() {
+                                        if cache.get::<()>(&key).is_some() {
                                             hits += 1;
                                         } else {
-                                            cache.insert(key.clone(), Answer::Unreachable);
+                                            cache.insert(key.clone(), ());
                                         }
                                     }
                                     (hits, thread_cpu_ns() - cpu)

@@ -1,17 +1,19 @@
 //! `solver.v1`: requests into cases, answers into replies. The wire shapes are those v1 always
 //! had; a case's errors carry its `id` in the message (`case 7: start: ...`).
 
-use crate::convert::{SlidingCase, SolitaireCase};
-use crate::engine::{Square, Step};
+use solver_core::solitaire::{Square, Step};
+
 use crate::errors::Failure;
 use crate::pb::{self, sliding_reply, solitaire_reply};
-use crate::service::puzzle::{SlidingAnswer, SolitaireAnswer, Stats};
+use crate::puzzles::sliding::{SlidingAnswer, SlidingCase, UNSOLVABLE};
+use crate::puzzles::solitaire::{self, SolitaireAnswer, SolitaireCase};
+use crate::service::puzzle::Stats;
 
 /// Validates a sliding-tile request for a `W × W` board.
 pub(crate) fn sliding_case<const W: usize>(
     request: &pb::SlidingRequest,
 ) -> Result<SlidingCase<W>, Failure> {
-    let (start, target) = super::boards::<W>(&request.start, &request.target)?;
+    let (start, target) = crate::puzzles::sliding::boards::<W>(&request.start, &request.target)?;
     Ok(SlidingCase {
         start,
         target,
@@ -28,7 +30,7 @@ pub(crate) fn solitaire_case(
     let squares = |squares: &[pb::Square]| -> Vec<(u32, u32)> {
         squares.iter().map(|s| (s.row, s.col)).collect()
     };
-    super::solitaire_case(
+    solitaire::solitaire_case(
         &squares(&request.start),
         &squares(&request.end),
         request.max_moves,
@@ -45,11 +47,6 @@ fn stats(stats: Stats) -> pb::SearchStats {
         method: stats.method.to_owned(),
     }
 }
-
-/// The reason given for an unsolvable sliding case (v1 and v2).
-pub(crate) const UNSOLVABLE: &str = "the start and the target have different permutation \
-                                     parities (counting the blank's row and column), and no move \
-                                     changes that parity";
 
 /// The reply to sliding-tile case `id`.
 pub(crate) fn sliding_reply(id: u64, result: Result<SlidingAnswer, Failure>) -> pb::SlidingReply {

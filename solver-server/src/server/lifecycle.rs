@@ -20,14 +20,14 @@ const LINGER: Duration = Duration::from_secs(1);
 /// The health reporter, serialised with shutdown so a late warm-up cannot report SERVING after
 /// shutdown began.
 #[derive(Debug, Clone)]
-pub(super) struct Health {
+pub(crate) struct Health {
     reporter: HealthReporter,
     shutting_down: Arc<Mutex<bool>>,
 }
 
 impl Health {
     /// Sets the overall and the solver's status; returns false once shutdown began.
-    pub(super) async fn set(&self, status: ServingStatus) -> bool {
+    pub(crate) async fn set(&self, status: ServingStatus) -> bool {
         let shutting_down = self.shutting_down.lock().await;
         if *shutting_down {
             return false;

@@ -1,12 +1,11 @@
 //! The server's lifecycle: build the services, warm the tables up, serve, and shut down in order
 //! (health NOT_SERVING first, then drain within the grace period, then cancel what is left).
 //! One file per part: the services and their filters (`services`), health and the drain
-//! (`lifecycle`), the 8- and 15-puzzle warm-up (`warm_up`); this one wires them to the
-//! transport.
+//! (`lifecycle`); each puzzle family's warm-up is its own (`crate::puzzles`); this one wires them
+//! to the transport.
 
-mod lifecycle;
+pub(crate) mod lifecycle;
 mod services;
-mod warm_up;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -18,17 +17,19 @@ use tokio_stream::StreamExt as _;
 use tokio_util::sync::CancellationToken;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
+use tonic_health::ServingStatus;
 
 use self::lifecycle::Health;
 use crate::accept;
 use crate::cache::Cache;
 use crate::coalesce::{self, Coalescing};
 use crate::config::Config;
-use crate::engine::Engine;
 use crate::errors::ServeError;
 use crate::http::Http2Limits;
 use crate::metrics::{self, Metrics};
 use crate::page::PageLayer;
+use crate::puzzles::families::Families;
+use crate::puzzles::sliding::engine::Engine;
 use crate::scheduler::Scheduler;
 use crate::service::Shared;
 use crate::tls;
@@ -82,13 +83,10 @@ pub async fn serve_with(
     let auth = services::load_auth(&config, &stopped)?;
 
     let (health, health_service) = Health::start().await;
-    warm_up::spawn(
-        &config,
-        engine,
-        shared.data.clone(),
-        health.clone(),
-        Arc::clone(&metrics),
-        scheduler,
+    let serving = health.clone();
+    crate::puzzles::warm_up(
+        &shared,
+        Box::new(move || Box::pin(async move { serving.set(ServingStatus::Serving).await })),
     );
     let routes = services::routes(&shared, &config, health_service, auth)?;
 
@@ -157,21 +155,11 @@ fn shared_state(
     metrics: &Arc<Metrics>,
     scheduler: &Arc<Scheduler>,
 ) -> Arc<Shared> {
-    let data = config.data();
     Arc::new(Shared {
-        engine: Arc::clone(engine),
+        families: Families::new(config, Arc::clone(engine)),
         cache: Cache::new(config.cache_entries, Arc::clone(metrics)),
         scheduler: Arc::clone(scheduler),
-        long_solitaire: Arc::default(),
         search_memory: crate::budget::MemoryBudget::new(config.search_memory_bytes()),
-        fifteen_building: Arc::default(),
-        grids: Arc::new(crate::grids::Grids::new(
-            data.clone(),
-            config.worker_count(),
-            config.table_memory << 20,
-            config.request_build_memory.saturating_mul(1 << 20),
-        )),
-        data,
         streams: Arc::new(Semaphore::new(config.max_streams)),
         draining: CancellationToken::new(),
         abort: CancellationToken::new(),

@@ -1,22 +1,16 @@
 //! The gRPC services: `solver.v1.Solver` ([`v1`]) and `solver.v2.SolverService` ([`v2`]).
 //!
-//! Both stand on the same machinery. A puzzle kind is one module ([`sliding`], [`grid`] for other
-//! shapes, [`solitaire`]): its [`Puzzle`](puzzle::Puzzle) answers validated cases with domain
-//! answers, and its [`V2Puzzle`](any::V2Puzzle) reads its part of a v2 `SolveRequest` and writes
-//! its answers as a `SolveResponse`; [`any`] erases the kinds for the RPCs that take all of them.
-//! [`stream`] drives any bidirectional RPC through its [`Edge`](stream::Edge) (its wire side);
-//! [`unary`] admits and runs a unary call; [`searches`] runs the several searches of one call.
-//! All CPU work runs in slices on the scheduler. Wire messages are read and written in
-//! [`convert`](crate::convert), but for each kind's own part of v2's `Solve` messages.
+//! Both stand on the same machinery, and name no puzzle family (each is a module of
+//! [`puzzles`](crate::puzzles)): a kind's [`Puzzle`](puzzle::Puzzle) answers validated cases with
+//! domain answers, and its [`V2Puzzle`](any::V2Puzzle) reads its part of a v2 `SolveRequest` and
+//! writes its answers as a `SolveResponse`; [`any`] erases the kinds for the RPCs that take all
+//! of them. [`stream`] drives any bidirectional RPC through its [`Edge`](stream::Edge) (its wire
+//! side); [`unary`] admits and runs a unary call. All CPU work runs in slices on the scheduler.
 
 pub(crate) mod any;
-pub(crate) mod grid;
 pub(crate) mod puzzle;
-mod searches;
-pub(crate) mod sliding;
-pub(crate) mod solitaire;
 pub(crate) mod stream;
-mod unary;
+pub(crate) mod unary;
 mod v1;
 mod v2;
 
@@ -44,19 +38,10 @@ pub(crate) struct Shared {
     pub(crate) metrics: Arc<Metrics>,
     /// The one scheduler of CPU work.
     pub(crate) scheduler: Arc<Scheduler>,
-    /// Solitaire searches running in slices with memory of their own (at most
-    /// [`solitaire::MAX_LONG`]).
-    pub(crate) long_solitaire: Arc<std::sync::atomic::AtomicUsize>,
     /// The memory bounded searches (weighted A*) may hold at once.
     pub(crate) search_memory: Arc<crate::budget::MemoryBudget>,
-    /// Set while a 15-puzzle case's missing tables are being built (one build at a time).
-    pub(crate) fifteen_building: Arc<std::sync::atomic::AtomicBool>,
-    /// The 8- and 15-puzzle solvers and their tables.
-    pub(crate) engine: Arc<crate::engine::Engine>,
-    /// The tables of the other sliding shapes (complete tables, pattern databases).
-    pub(crate) grids: Arc<crate::grids::Grids>,
-    /// Where pattern databases are loaded from and stored.
-    pub(crate) data: crate::data::DataDir,
+    /// What each puzzle family keeps between cases: its tables and state.
+    pub(crate) families: crate::puzzles::families::Families,
     /// One permit per stream that may be open.
     pub(crate) streams: Arc<Semaphore>,
     /// Fires when shutdown begins: streams stop reading and finish what they have.

@@ -11,7 +11,6 @@ use std::time::Instant;
 use solver_core::{Stop, StopReason, Stopped};
 
 use crate::config::Config;
-use crate::engine::Step;
 use crate::errors::{Failure, Proven};
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
@@ -92,45 +91,6 @@ impl Stats {
             method,
         }
     }
-}
-
-/// The answer to a sliding-tile case.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum SlidingAnswer {
-    /// The optimal, lexicographically smallest moves.
-    Solved {
-        /// The move letters.
-        moves: Arc<str>,
-        /// Taken from the cache.
-        cached: bool,
-        /// The work it cost.
-        stats: Stats,
-    },
-    /// The start cannot reach the target (parity); nothing was searched.
-    Unsolvable,
-}
-
-/// The answer to a Solitaire case.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum SolitaireAnswer {
-    /// A shortest way.
-    Solved {
-        /// The moves.
-        steps: Arc<[Step]>,
-        /// Taken from the cache.
-        cached: bool,
-        /// The work it cost.
-        stats: Stats,
-    },
-    /// No way within the move limit.
-    Unreachable {
-        /// The limit that applied.
-        max_moves: u32,
-        /// Taken from the cache.
-        cached: bool,
-        /// The work it cost.
-        stats: Stats,
-    },
 }
 
 /// The limits every case of one stream (or one unary call) runs under.

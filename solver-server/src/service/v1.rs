@@ -10,13 +10,12 @@ use tonic::{Request, Response, Status, Streaming};
 
 use crate::config::Kind;
 use crate::convert::v1 as convert;
-use crate::engine;
 use crate::errors::{Failure, StreamEnd};
 use crate::pb;
+use crate::puzzles::sliding::{Eight, Fifteen, SlidingAnswer};
+use crate::puzzles::solitaire::{self, Solitaire, SolitaireAnswer};
 use crate::service::Shared;
-use crate::service::puzzle::{Puzzle, SlidingAnswer, SolitaireAnswer};
-use crate::service::sliding::{Eight, Fifteen};
-use crate::service::solitaire::Solitaire;
+use crate::service::puzzle::Puzzle;
 use crate::service::stream::{self, Edge, Read, ReplyStream};
 
 /// The `solver.v1.Solver` implementation.
@@ -134,7 +133,7 @@ impl V1Puzzle for Solitaire {
 
     fn read(request: &pb::SolitaireRequest, shared: &Shared) -> (u64, Result<Self::Case, Failure>) {
         let limit = shared.config.max_solitaire_moves;
-        let case = convert::solitaire_case(request, limit, engine::SOLITAIRE_DEFAULT_MOVES);
+        let case = convert::solitaire_case(request, limit, solitaire::DEFAULT_MOVES);
         (request.id, case)
     }
 

@@ -2,19 +2,15 @@
 //! every kind through the same [`Puzzle`](crate::service::puzzle::Puzzle)s as v1 (unary through
 //! [`Call`](crate::service::unary::Call), streamed through the stream machinery with an
 //! [`Edge`](crate::service::stream::Edge)); `Hint`, `Scramble` and `Verify` run their searches
-//! through [`Searches`](crate::service::searches::Searches). Every CPU-bound step runs in slices
+//! through the sliding family's
+//! [`Searches`](crate::puzzles::sliding::searches::Searches). Every CPU-bound step runs in slices
 //! on the scheduler. `Hint`, `Scramble` and `Verify` are counted per call ([`counted`]), the
 //! others per case.
 
-mod hint;
-mod registry;
-mod scramble;
 mod solve;
-mod verify;
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use solver_core::tiles::scramble::EightLayers;
 use solver_proto::v2 as pb;
 use tonic::{Request, Response, Status, Streaming};
 
@@ -27,17 +23,12 @@ use crate::service::stream::ReplyStream;
 #[derive(Debug, Clone)]
 pub(crate) struct SolverServiceV2 {
     shared: Arc<Shared>,
-    /// Every 3×3 board by its distance from the goal, for `Scramble`; built on first use.
-    layers: Arc<OnceLock<EightLayers>>,
 }
 
 impl SolverServiceV2 {
     /// A service over `shared`.
     pub(crate) fn new(shared: Arc<Shared>) -> Self {
-        Self {
-            shared,
-            layers: Arc::default(),
-        }
+        Self { shared }
     }
 }
 
@@ -63,14 +54,19 @@ impl pb::solver_service_server::SolverService for SolverServiceV2 {
         &self,
         request: Request<pb::HintRequest>,
     ) -> Result<Response<pb::HintResponse>, Status> {
-        counted(&self.shared, Rpc::Hint, hint::hint(&self.shared, request)).await
+        counted(
+            &self.shared,
+            Rpc::Hint,
+            crate::puzzles::sliding::hint(&self.shared, request),
+        )
+        .await
     }
 
     async fn scramble(
         &self,
         request: Request<pb::ScrambleRequest>,
     ) -> Result<Response<pb::ScrambleResponse>, Status> {
-        let response = scramble::scramble(&self.shared, &self.layers, request);
+        let response = crate::puzzles::sliding::scramble(&self.shared, request);
         counted(&self.shared, Rpc::Scramble, response).await
     }
 
@@ -81,7 +77,7 @@ impl pb::solver_service_server::SolverService for SolverServiceV2 {
         counted(
             &self.shared,
             Rpc::Verify,
-            verify::verify(&self.shared, request),
+            crate::puzzles::sliding::verify(&self.shared, request),
         )
         .await
     }

@@ -14,8 +14,6 @@ use crate::service::puzzle::{self, Puzzle};
 use crate::service::stream::{self, Edge, Read, ReplyStream};
 use crate::service::unary::Call;
 
-use super::registry;
-
 /// `SolveStream`'s wire side.
 #[derive(Debug)]
 struct SolveStream;
@@ -27,7 +25,7 @@ impl Edge for SolveStream {
     type Id = String;
 
     fn read(request: pb::SolveRequest, shared: &Shared) -> Read<Self> {
-        registry::solve_case(request, shared)
+        crate::puzzles::solve_case(request, shared)
     }
 
     fn write(
@@ -35,7 +33,7 @@ impl Edge for SolveStream {
         result: Result<Box<dyn AnyAnswer>, Failure>,
         elapsed: Duration,
     ) -> pb::SolveResponse {
-        registry::solve_response(id, result, elapsed)
+        crate::puzzles::solve_response(id, result, elapsed)
     }
 
     fn end(end: StreamEnd) -> Status {
@@ -91,7 +89,7 @@ pub(super) async fn unary(
     request: Request<pb::SolveRequest>,
 ) -> Result<pb::SolveResponse, Failure> {
     let call = Call::begin(shared, &request)?;
-    let (id, kind, case) = registry::solve_case(request.into_inner(), shared);
+    let (id, kind, case) = crate::puzzles::solve_case(request.into_inner(), shared);
     let counted = InFlight::new(shared.metrics.kind(kind), call.received);
     let result = match case {
         Err(failure) => Err(failure),
@@ -112,5 +110,5 @@ pub(super) async fn unary(
     {
         shared.metrics.fifteen_searched(method);
     }
-    result.map(|answer| registry::solve_response(id, Ok(answer), call.received.elapsed()))
+    result.map(|answer| crate::puzzles::solve_response(id, Ok(answer), call.received.elapsed()))
 }

@@ -1,24 +1,137 @@
-//! The Solitaire kind: one bidirectional-BFS job per case, in slices when it runs long.
+//! The Solitaire family: four identical pieces on 8×8, one bidirectional-BFS job per case, in
+//! slices when it runs long. The family's cases, answers, cache keys, state and v2 messages live
+//! here; v1's messages are read and written by the v1 adapter (`convert::v1`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
 use std::time::Duration;
 
-use solver_core::solitaire::{self, SlicedSolitaire};
+use solver_core::solitaire::{self, Position, SlicedSolitaire, Square, Step};
 use solver_core::{StopReason, Stopped};
 use solver_proto::v2::{self as pb, solution, solve_response};
 
-use crate::cache::{Answer, Cache, CacheKey};
+use crate::cache::{Cache, CacheKey};
 use crate::config::Kind;
-use crate::convert::{self, SolitaireCase, v2::Common};
-use crate::engine;
-use crate::engine::{Square, Step};
+use crate::convert::{self, v2::Common};
 use crate::errors::Failure;
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
 use crate::service::any::V2Puzzle;
-use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, SolitaireAnswer, Stats};
+use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, Stats};
+
+/// The move limit when a request gives 0.
+pub(crate) mod state;
+
+/// The move limit when a request gives 0.
+pub(crate) const DEFAULT_MOVES: u32 = solitaire::DEFAULT_MAX_MOVES;
+
+/// A validated Solitaire case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SolitaireCase {
+    /// The start position.
+    pub(crate) start: Position,
+    /// The end position.
+    pub(crate) end: Position,
+    /// The move limit (the default when the request gave 0).
+    pub(crate) max_moves: u32,
+}
+
+impl SolitaireCase {
+    /// The case's cache key: its start, end and move limit.
+    fn key(&self) -> CacheKey {
+        // Squares are 1..=8 by row and column: a byte each.
+        let squares = |position: &Position| {
+            position
+                .squares()
+                .into_iter()
+                .flat_map(|square| [square.row() as u8, square.col() as u8])
+        };
+        let limit = self.max_moves.to_le_bytes();
+        CacheKey::new(
+            Kind::Solitaire,
+            squares(&self.start).chain(squares(&self.end)).chain(limit),
+        )
+    }
+}
+
+/// What the family caches of a case it searched.
+#[derive(Debug)]
+enum Remembered {
+    /// A shortest way.
+    Steps(Arc<[Step]>),
+    /// No way within the key's move limit.
+    Unreachable,
+}
+
+/// Validates a Solitaire start and end, given as (row, col) squares, and a move limit (0 = the
+/// default); `max_allowed` is the server's largest move limit.
+pub(crate) fn solitaire_case(
+    start: &[(u32, u32)],
+    end: &[(u32, u32)],
+    max_moves: u32,
+    max_allowed: u32,
+    default_moves: u32,
+) -> Result<SolitaireCase, Failure> {
+    let start = position("start", start)?;
+    let end = position("end", end)?;
+    let max_moves = match max_moves {
+        0 => default_moves.min(max_allowed),
+        n if n > max_allowed => {
+            return Err(Failure::invalid(
+                "max_moves",
+                format!("{n} is above this server's limit of {max_allowed}"),
+            ));
+        }
+        n => n,
+    };
+    Ok(SolitaireCase {
+        start,
+        end,
+        max_moves,
+    })
+}
+
+/// The position of `squares`; errors name `field` and the square at fault.
+fn position(field: &'static str, squares: &[(u32, u32)]) -> Result<Position, Failure> {
+    let squares = squares
+        .iter()
+        .enumerate()
+        .map(|(i, &(row, col))| {
+            Square::new(row, col).map_err(|e| {
+                Failure::invalid(
+                    field,
+                    format!("square {} (row {row}, col {col}): {e}", i + 1),
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Position::new(&squares).map_err(|e| Failure::invalid(field, e.to_string()))
+}
+
+/// The answer to a Solitaire case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SolitaireAnswer {
+    /// A shortest way.
+    Solved {
+        /// The moves.
+        steps: Arc<[Step]>,
+        /// Taken from the cache.
+        cached: bool,
+        /// The work it cost.
+        stats: Stats,
+    },
+    /// No way within the move limit.
+    Unreachable {
+        /// The limit that applied.
+        max_moves: u32,
+        /// Taken from the cache.
+        cached: bool,
+        /// The work it cost.
+        stats: Stats,
+    },
+}
 
 /// Solitaire cases.
 #[derive(Debug)]
@@ -36,19 +149,17 @@ impl Puzzle for Solitaire {
     }
 
     fn prepare(case: &SolitaireCase, shared: &Shared) -> Option<SolitaireAnswer> {
-        let key = CacheKey::Solitaire(case.start, case.end, case.max_moves);
-        match shared.cache.get(&key) {
-            Some(Answer::Steps(steps)) => Some(SolitaireAnswer::Solved {
-                steps,
+        match shared.cache.get::<Remembered>(&case.key())?.as_ref() {
+            Remembered::Steps(steps) => Some(SolitaireAnswer::Solved {
+                steps: Arc::clone(steps),
                 cached: true,
                 stats: Stats::no_search("cache"),
             }),
-            Some(Answer::Unreachable) => Some(SolitaireAnswer::Unreachable {
+            Remembered::Unreachable => Some(SolitaireAnswer::Unreachable {
                 max_moves: case.max_moves,
                 cached: true,
                 stats: Stats::no_search("cache"),
             }),
-            _ => None,
         }
     }
 
@@ -73,7 +184,7 @@ impl Puzzle for Solitaire {
                     .node_budget()
                     .map_or(QUICK_NODES, |b| b.min(QUICK_NODES));
                 let quick = stop.stop.clone().with_node_budget(quick_budget);
-                match engine::solve_solitaire(&case.start, &case.end, case.max_moves, &quick) {
+                match solitaire::search(&case.start, &case.end, case.max_moves, &quick) {
                     Err(stopped)
                         if stopped.reason == StopReason::NodeBudget
                             && stop.node_budget().is_none_or(|b| b > QUICK_NODES) =>
@@ -88,7 +199,7 @@ impl Puzzle for Solitaire {
                 let search = match &mut long.search {
                     Some((search, _)) => search,
                     empty => {
-                        let Some(slot) = LongSlot::take(&shared.long_solitaire) else {
+                        let Some(slot) = LongSlot::take(&shared.families.solitaire.long) else {
                             return Progress::Pending;
                         };
                         let search = SlicedSolitaire::new(&case.start, &case.end, case.max_moves);
@@ -163,11 +274,11 @@ fn reply(
     cache: &Cache,
     (found, stop): (Result<solitaire::Outcome, Stopped>, CaseStop),
 ) -> Result<SolitaireAnswer, Failure> {
-    let key = CacheKey::Solitaire(case.start, case.end, case.max_moves);
+    let key = case.key();
     match found {
         Ok(solitaire::Outcome::Solved(solution)) => {
             let steps: Arc<[Step]> = Arc::from(solution.steps);
-            cache.insert(key, Answer::Steps(Arc::clone(&steps)));
+            cache.insert(key, Remembered::Steps(Arc::clone(&steps)));
             Ok(SolitaireAnswer::Solved {
                 steps,
                 cached: false,
@@ -175,7 +286,7 @@ fn reply(
             })
         }
         Ok(solitaire::Outcome::Unreachable(stats)) => {
-            cache.insert(key, Answer::Unreachable);
+            cache.insert(key, Remembered::Unreachable);
             Ok(SolitaireAnswer::Unreachable {
                 max_moves: case.max_moves,
                 cached: false,
@@ -198,12 +309,12 @@ impl V2Puzzle for Solitaire {
         let squares = |squares: &[pb::Square]| -> Vec<(u32, u32)> {
             squares.iter().map(|s| (s.row, s.col)).collect()
         };
-        convert::solitaire_case(
+        solitaire_case(
             &squares(&part.start),
             &squares(&part.end),
             part.max_moves,
             shared.config.max_solitaire_moves,
-            engine::SOLITAIRE_DEFAULT_MOVES,
+            DEFAULT_MOVES,
         )
         .map_err(|failure| failure.within("solitaire"))
     }

@@ -7,13 +7,13 @@ use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::grid_ida::{GridSearch, Slice as Found};
 use solver_core::{Board, Move, SearchStats, format_moves, parse_moves};
 
-use crate::cache::{Answer, CacheKey};
+use super::grid::{Begun, TABLE_METHOD, begin, wait};
+use super::remembered::{grid_key, recall, remember, remember_path, square_key};
+use super::square::fifteen_ready;
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
-use crate::service::grid::{Begun, TABLE_METHOD, begin, wait};
 use crate::service::puzzle::{CaseLimits, CaseStop, Stats};
-use crate::service::sliding::fifteen_ready;
 
 /// The searches of one call and the work they did.
 #[derive(Debug)]
@@ -84,6 +84,8 @@ impl Solve<Board<3>> for Searches {
         self.method = "table";
         Progress::Done(
             shared
+                .families
+                .sliding
                 .engine
                 .solve_eight(start, target)
                 .ok_or_else(unreachable),
@@ -127,8 +129,7 @@ impl Searches {
         let search = match &mut self.current {
             Some(search) => search,
             empty => {
-                if let Some(Answer::Moves(moves)) =
-                    shared.cache.get(&CacheKey::Fifteen(*start, *target))
+                if let Some(moves) = recall(&shared.cache, &square_key(start, target))
                     && let Ok(moves) = parse_moves(&moves)
                 {
                     self.method = "cache";
@@ -137,7 +138,8 @@ impl Searches {
                 if !fifteen_ready(target, shared, slice) {
                     return Progress::Pending;
                 }
-                let Some(search) = shared.engine.start_fifteen(start, target) else {
+                let Some(search) = shared.families.sliding.engine.start_fifteen(start, target)
+                else {
                     return Progress::Done(Err(unreachable()));
                 };
                 empty.insert(search)
@@ -160,7 +162,7 @@ impl Searches {
                 self.done.nodes += found.stats.nodes;
                 self.done.iterations += found.stats.iterations;
                 self.method = found.method;
-                shared.cache.insert_path(*start, *target, &found.moves);
+                remember_path(&shared.cache, *start, *target, &found.moves);
                 Ok((length(&found.moves) <= max).then_some(found.moves))
             }
             Err(FifteenError::Stopped(stopped)) => {
@@ -183,11 +185,11 @@ impl Solve<GridBoard> for Searches {
         shared: &Shared,
         slice: &Slice<'_>,
     ) -> Progress<Result<Vec<Move>, Failure>> {
-        let key = CacheKey::sliding(start, target);
+        let key = grid_key(start, target);
         let search = match &mut self.current_grid {
             Some(search) => search,
             empty => {
-                if let Some(Answer::Moves(moves)) = shared.cache.get(&key)
+                if let Some(moves) = recall(&shared.cache, &key)
                     && let Ok(moves) = parse_moves(&moves)
                 {
                     self.method = "cache";
@@ -219,9 +221,7 @@ impl Solve<GridBoard> for Searches {
                 self.current_grid = None;
                 self.done.nodes += stats.nodes;
                 self.done.iterations += stats.iterations;
-                shared
-                    .cache
-                    .insert(key, Answer::Moves(format_moves(&moves).into()));
+                remember(&shared.cache, key, format_moves(&moves).into());
                 Progress::Done(Ok(moves))
             }
             Err(stopped) => {

@@ -8,16 +8,16 @@ use solver_core::tiles::verify::{Verdict, verdict};
 use solver_proto::v2 as pb;
 use tonic::Request;
 
-use crate::convert::v2::{self as convert, Boards};
+use super::searches::{Searches, Solve};
+use super::wire::{self as convert, Boards};
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
 use crate::service::puzzle::{CaseLimits, Stats};
-use crate::service::searches::{Searches, Solve};
 use crate::service::unary::Call;
 
 /// `Verify`.
-pub(super) async fn verify(
+pub(crate) async fn verify(
     shared: &Arc<Shared>,
     request: Request<pb::VerifyRequest>,
 ) -> Result<pb::VerifyResponse, Failure> {

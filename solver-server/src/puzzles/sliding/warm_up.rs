@@ -6,14 +6,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use solver_core::fifteen::{self, DatabaseSet, Partition};
-use tonic_health::ServingStatus;
 
-use super::lifecycle::Health;
-use crate::config::{Config, Kind};
-use crate::data::DataDir;
-use crate::engine::Engine;
-use crate::metrics::Metrics;
-use crate::scheduler::{JobError, Scheduler, run_paced};
+use crate::config::Kind;
+use crate::puzzles::Serving;
+use crate::scheduler::{JobError, run_paced};
+use crate::service::Shared;
 
 /// Gets the configured tables ready off the async workers, then reports SERVING.
 ///
@@ -21,14 +18,12 @@ use crate::scheduler::{JobError, Scheduler, run_paced};
 /// is stored there when built. Stored 7-8 databases (a fraction of a second to load) make the
 /// 6-6-3 set unnecessary; without them the 6-6-3 set serves, and when building is allowed the
 /// 7-8 set is built and stored in the background after SERVING.
-pub(super) fn spawn(
-    config: &Config,
-    engine: Arc<Engine>,
-    data: DataDir,
-    health: Health,
-    metrics: Arc<Metrics>,
-    scheduler: Arc<Scheduler>,
-) {
+pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
+    let scheduler = Arc::clone(&shared.scheduler);
+    let config = &shared.config;
+    let engine = Arc::clone(&shared.families.sliding.engine);
+    let data = shared.families.sliding.data.clone();
+    let metrics = Arc::clone(&shared.metrics);
     let kinds = config.warm_up.0.clone();
     let fifteen = kinds.contains(&Kind::Fifteen);
     let targets = config.warm_up_targets && fifteen;
@@ -61,7 +56,7 @@ pub(super) fn spawn(
             }
         };
         metrics.set_fifteen_heuristic(engine.fifteen_method());
-        if health.set(ServingStatus::Serving).await {
+        if serving().await {
             tracing::info!(elapsed = ?started.elapsed(), method = engine.fifteen_method(), "warm-up done: SERVING");
         }
         if targets {

@@ -9,15 +9,17 @@ use solver_core::fifteen::{self, SlicedSearch};
 use solver_core::{Board4, format_moves};
 use solver_proto::v2 as pb;
 
-use crate::cache::{Answer, CacheKey};
+use super::remembered::{self, square_key};
+use super::wire;
+use super::{SlidingAnswer, SlidingCase};
 use crate::config::Kind;
-use crate::convert::{self, SlidingCase, v2::Common};
+use crate::convert::v2::{Common, answered};
 use crate::errors::Failure;
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
 use crate::service::any::V2Puzzle;
-use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, SlidingAnswer, Stats};
+use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, Stats};
 
 /// 3×3 cases.
 #[derive(Debug)]
@@ -67,7 +69,12 @@ impl Puzzle for Eight {
         _slice: &Slice<'_>,
     ) -> Progress<Result<SlidingAnswer, Failure>> {
         Progress::Done(Ok(
-            match shared.engine.solve_eight(&case.start, &case.target) {
+            match shared
+                .families
+                .sliding
+                .engine
+                .solve_eight(&case.start, &case.target)
+            {
                 Some(moves) => SlidingAnswer::Solved {
                     moves: Arc::from(format_moves(&moves)),
                     cached: false,
@@ -88,13 +95,24 @@ impl Puzzle for Eight {
 /// scheduler, in the turns of `slice`'s flow) and this says `false`: the caller returns
 /// [`Progress::Pending`] and looks again at its next turn.
 pub(crate) fn fifteen_ready(target: &Board4, shared: &Shared, slice: &Slice<'_>) -> bool {
-    if shared.engine.fifteen_ready_for(target) {
+    if shared.families.sliding.engine.fifteen_ready_for(target) {
         return true;
     }
-    if !shared.fifteen_building.swap(true, Ordering::AcqRel) {
-        let (target, building) = (*target, Arc::clone(&shared.fifteen_building));
-        let (data, threads) = (shared.data.clone(), shared.scheduler.workers());
-        let engine = Arc::clone(&shared.engine);
+    if !shared
+        .families
+        .sliding
+        .fifteen_building
+        .swap(true, Ordering::AcqRel)
+    {
+        let (target, building) = (
+            *target,
+            Arc::clone(&shared.families.sliding.fifteen_building),
+        );
+        let (data, threads) = (
+            shared.families.sliding.data.clone(),
+            shared.scheduler.workers(),
+        );
+        let engine = Arc::clone(&shared.families.sliding.engine);
         slice.spawn_paced(move |pacer| {
             engine.prepare_fifteen(&target, &data, threads, pacer);
             building.store(false, Ordering::Release);
@@ -117,17 +135,12 @@ impl Puzzle for Fifteen {
         if !case.start.can_reach(&case.target) {
             return Some(SlidingAnswer::Unsolvable);
         }
-        match shared
-            .cache
-            .get(&CacheKey::Fifteen(case.start, case.target))
-        {
-            Some(Answer::Moves(moves)) => Some(SlidingAnswer::Solved {
-                moves,
-                cached: true,
-                stats: Stats::no_search("cache"),
-            }),
-            _ => None,
-        }
+        let moves = remembered::recall(&shared.cache, &square_key(&case.start, &case.target))?;
+        Some(SlidingAnswer::Solved {
+            moves,
+            cached: true,
+            stats: Stats::no_search("cache"),
+        })
     }
 
     fn begin(case: Self::Case) -> FifteenWork {
@@ -148,7 +161,12 @@ impl Puzzle for Fifteen {
                     return Progress::Pending;
                 }
                 let stop = limits.stop(case.node_budget);
-                let Some(search) = shared.engine.start_fifteen(&case.start, &case.target) else {
+                let Some(search) = shared
+                    .families
+                    .sliding
+                    .engine
+                    .start_fifteen(&case.start, &case.target)
+                else {
                     return Progress::Done(Ok(SlidingAnswer::Unsolvable));
                 };
                 empty.insert((search, stop))
@@ -159,9 +177,7 @@ impl Puzzle for Fifteen {
         };
         Progress::Done(match result {
             Ok(found) => {
-                shared
-                    .cache
-                    .insert_path(case.start, case.target, &found.moves);
+                remembered::remember_path(&shared.cache, case.start, case.target, &found.moves);
                 Ok(SlidingAnswer::Solved {
                     moves: Arc::from(format_moves(&found.moves)),
                     cached: false,
@@ -199,7 +215,7 @@ fn read<const W: usize>(
     common: Common,
 ) -> Result<SlidingCase<W>, Failure> {
     let (start, target) =
-        convert::boards::<W>(&part.start, &part.target).map_err(|f| f.within("sliding"))?;
+        super::boards::<W>(&part.start, &part.target).map_err(|f| f.within("sliding"))?;
     Ok(SlidingCase {
         start,
         target,
@@ -215,10 +231,10 @@ fn response(answer: SlidingAnswer, elapsed: Duration) -> pb::SolveResponse {
             cached,
             stats,
         } => {
-            let solution = convert::v2::sliding_solution(&moves, convert::count(moves.len()));
-            convert::v2::answered(solution, cached, stats, elapsed)
+            let solution = wire::sliding_solution(&moves, crate::convert::count(moves.len()));
+            answered(solution, cached, stats, elapsed)
         }
-        SlidingAnswer::Unsolvable => convert::v2::unsolvable(elapsed),
+        SlidingAnswer::Unsolvable => wire::unsolvable(elapsed),
     }
 }
 

@@ -8,7 +8,7 @@
 //! `Grid::max_distance`; a distance no board has ends at the budget or time limit). All under the
 //! server's default node budget and per-case time limit, on the scheduler.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
@@ -21,18 +21,17 @@ use solver_core::{Board, Board4};
 use solver_proto::v2 as pb;
 use tonic::Request;
 
-use crate::convert::v2 as convert;
+use super::searches::{Searches, Solve, length};
+use super::wire as convert;
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
 use crate::service::puzzle::{CaseLimits, Stats};
-use crate::service::searches::{Searches, Solve, length};
 use crate::service::unary::Call;
 
 /// `Scramble`.
-pub(super) async fn scramble(
+pub(crate) async fn scramble(
     shared: &Arc<Shared>,
-    layers: &Arc<OnceLock<EightLayers>>,
     request: Request<pb::ScrambleRequest>,
 ) -> Result<pb::ScrambleResponse, Failure> {
     let call = Call::begin(shared, &request)?;
@@ -73,9 +72,9 @@ pub(super) async fn scramble(
             elapsed(),
         )
     } else if side == 3 {
-        let layers = Arc::clone(layers);
         let board = call
-            .run(move |_, _, _| {
+            .run(move |_, shared, _| {
+                let layers = &shared.families.sliding.layers;
                 let drawn = layers.get_or_init(EightLayers::build).draw(distance, seed);
                 Progress::Done(drawn.map_err(|err| Failure::invalid("distance", err.to_string())))
             })

@@ -1,17 +1,11 @@
-//! The one place the server calls solver-core's sliding and Solitaire solvers, so the rest of the
-//! crate sees a small, stable surface: the [`Engine`] that owns their tables (warm-up, and one
-//! blocking `solve_*` per kind) and the stateless Solitaire search.
+//! The 8- and 15-puzzle solvers: the [`Engine`] that owns their tables (warm-up, the 3×3
+//! look-up, the 4×4 searches in slices).
 
 use solver_core::fifteen::{DatabaseSet, Fifteen, Partition, SlicedSearch};
-use solver_core::{Board3, Board4, Move, Pace, Stop, Stopped, eight, solitaire};
+use solver_core::{Board3, Board4, Move, Pace, eight};
 
 use crate::config::Kind;
 use crate::data::DataDir;
-
-pub(crate) use solver_core::solitaire::{Position, Square, Step};
-
-/// The Solitaire move limit when a request gives 0.
-pub(crate) const SOLITAIRE_DEFAULT_MOVES: u32 = solitaire::DEFAULT_MAX_MOVES;
 
 /// The solvers the server owns and its searches share read-only: the 8-puzzle's tables and the
 /// 15-puzzle's databases, each built on first use, at warm-up, or loaded from the data
@@ -36,7 +30,7 @@ impl Engine {
         match kind {
             Kind::Eight => self.eight.warm_up(),
             Kind::Fifteen => self.fifteen.warm_up(pace),
-            Kind::Solitaire | Kind::Sliding => {}
+            _ => {}
         }
     }
 
@@ -46,7 +40,7 @@ impl Engine {
         match kind {
             Kind::Eight => self.eight.is_ready(),
             Kind::Fifteen => self.fifteen.is_ready_for(&Board4::goal()),
-            Kind::Solitaire | Kind::Sliding => true,
+            _ => true,
         }
     }
 
@@ -103,15 +97,4 @@ impl Engine {
     pub(crate) fn start_fifteen(&self, start: &Board4, target: &Board4) -> Option<SlicedSearch> {
         self.fifteen.sliced(start, target, &solver_core::Unpaced)
     }
-}
-
-/// A shortest way from `start` to `end` within `max_moves`, or none, with the work done either
-/// way.
-pub(crate) fn solve_solitaire(
-    start: &Position,
-    end: &Position,
-    max_moves: u32,
-    stop: &Stop,
-) -> Result<solitaire::Outcome, Stopped> {
-    solitaire::search(start, end, max_moves, stop)
 }

@@ -9,16 +9,16 @@ use solver_core::tiles::slide::Slide;
 use solver_proto::v2 as pb;
 use tonic::Request;
 
-use crate::convert::v2::{self as convert, Boards};
+use super::searches::{Searches, Solve, length};
+use super::wire::{self as convert, Boards};
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
 use crate::service::puzzle::{CaseLimits, Stats};
-use crate::service::searches::{Searches, Solve, length};
 use crate::service::unary::Call;
 
 /// `Hint`.
-pub(super) async fn hint(
+pub(crate) async fn hint(
     shared: &Arc<Shared>,
     request: Request<pb::HintRequest>,
 ) -> Result<pb::HintResponse, Failure> {

@@ -11,13 +11,14 @@ use solver_core::tiles::grid_ida::{GridSearch, Slice as Found};
 use solver_core::{Move, SearchStats, Stopped, format_moves};
 use solver_proto::v2 as pb;
 
+use super::GridCase;
+use super::grids::Help;
+use super::remembered::{self, grid_key};
+use super::wire as v2;
 use crate::budget::Reservation;
-use crate::cache::{Answer, CacheKey};
 use crate::config::Kind;
-use crate::convert::v2::{self, Common};
-use crate::convert::{GridCase, Quality};
+use crate::convert::v2::{Common, Quality, answered};
 use crate::errors::Failure;
-use crate::grids::Help;
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
@@ -26,7 +27,7 @@ use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, Stats};
 
 /// Cases on boards of the other shapes.
 #[derive(Debug)]
-pub(crate) struct Sliding;
+pub(crate) struct AnyShape;
 
 /// The answer to a case on another shape.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,9 +82,13 @@ fn bounded_step(
             // Stored databases are loaded (and waited for, within the case's limits) rather than
             // answered without: their answers are much shorter and prove much more.
             let (grid, blank) = (case.start.grid(), case.target.blank());
-            let help = shared.grids.stored_databases(grid, blank, |build| {
-                slice.spawn_paced(move |pacer| build(pacer));
-            });
+            let help = shared
+                .families
+                .sliding
+                .grids
+                .stored_databases(grid, blank, |build| {
+                    slice.spawn_paced(move |pacer| build(pacer));
+                });
             let search = match help {
                 Some(Help::Databases(databases)) => {
                     BoundedSearch::with_databases(&case.start, &case.target, ratio, databases)
@@ -124,7 +129,7 @@ fn bounded_step(
 /// The name answers from a complete table report.
 pub(crate) const TABLE_METHOD: &str = "table";
 
-impl Puzzle for Sliding {
+impl Puzzle for AnyShape {
     type Case = GridCase;
     type Answer = GridAnswer;
     type Work = GridWork;
@@ -138,16 +143,13 @@ impl Puzzle for Sliding {
         if !case.start.can_reach(&case.target) {
             return Some(GridAnswer::Unsolvable);
         }
-        let key = CacheKey::sliding(&case.start, &case.target);
-        match shared.cache.get(&key) {
-            Some(Answer::Moves(moves)) => Some(GridAnswer::Solved {
-                lower_bound: u32::try_from(moves.len()).unwrap_or(u32::MAX),
-                moves,
-                cached: true,
-                stats: Stats::no_search("cache"),
-            }),
-            _ => None,
-        }
+        let moves = remembered::recall(&shared.cache, &grid_key(&case.start, &case.target))?;
+        Some(GridAnswer::Solved {
+            lower_bound: u32::try_from(moves.len()).unwrap_or(u32::MAX),
+            moves,
+            cached: true,
+            stats: Stats::no_search("cache"),
+        })
     }
 
     fn begin(case: GridCase) -> GridWork {
@@ -184,10 +186,8 @@ impl Puzzle for Sliding {
             Ok(Found::Suspended) => return Progress::Pending,
             Ok(Found::Found(moves)) => {
                 let letters: Arc<str> = Arc::from(format_moves(&moves));
-                let key = CacheKey::sliding(&case.start, &case.target);
-                shared
-                    .cache
-                    .insert(key, Answer::Moves(Arc::clone(&letters)));
+                let key = grid_key(&case.start, &case.target);
+                remembered::remember(&shared.cache, key, Arc::clone(&letters));
                 Ok(GridAnswer::Solved {
                     lower_bound: search.bound(),
                     moves: letters,
@@ -237,7 +237,7 @@ pub(crate) enum Begun {
 
 /// Begins an optimal answer from `start` to `target` (which it must be able to reach) with what
 /// the server holds for the shape and the target's blank; what it lacks and may have is built
-/// on a thread of `slice`'s flow ([`Grids::help`](crate::grids::Grids::help)). The tables
+/// on a thread of `slice`'s flow ([`Grids::help`](super::grids::Grids::help)). The tables
 /// never change an answer, only how fast it comes: the walk and the searches give the optimal,
 /// lexicographically smallest moves.
 pub(crate) fn begin(
@@ -246,9 +246,13 @@ pub(crate) fn begin(
     shared: &Shared,
     slice: &Slice<'_>,
 ) -> Begun {
-    let help = shared.grids.help(start.grid(), target.blank(), |build| {
-        slice.spawn_paced(move |pacer| build(pacer));
-    });
+    let help = shared
+        .families
+        .sliding
+        .grids
+        .help(start.grid(), target.blank(), |build| {
+            slice.spawn_paced(move |pacer| build(pacer));
+        });
     let search = match help {
         Help::Table(tables) => {
             return Begun::Walked(
@@ -264,9 +268,13 @@ pub(crate) fn begin(
         Help::Coming { wait: false } | Help::None => GridSearch::new(start, target),
     };
     let search = search.expect("the target is reachable");
-    let pruning = shared.grids.pruning(start.grid(), |build| {
-        slice.spawn_paced(move |pacer| build(pacer));
-    });
+    let pruning = shared
+        .families
+        .sliding
+        .grids
+        .pruning(start.grid(), |build| {
+            slice.spawn_paced(move |pacer| build(pacer));
+        });
     Begun::Search(Box::new(match pruning {
         Some(pruning) => search.with_pruning(pruning),
         None => search,
@@ -283,7 +291,7 @@ fn walked(moves: &[Move]) -> GridAnswer {
     }
 }
 
-impl V2Puzzle for Sliding {
+impl V2Puzzle for AnyShape {
     const KIND: Kind = Kind::Sliding;
     type Part = pb::SlidingPuzzle;
 
@@ -306,7 +314,7 @@ impl V2Puzzle for Sliding {
                 lower_bound,
                 cached,
                 stats,
-            } => v2::answered(
+            } => answered(
                 v2::sliding_solution(&moves, lower_bound),
                 cached,
                 stats,

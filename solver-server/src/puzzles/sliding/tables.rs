@@ -1,0 +1,47 @@
+//! The one owner of the family's tables, per server.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
+
+use solver_core::tiles::scramble::EightLayers;
+
+use super::engine::Engine;
+use super::grids::Grids;
+use crate::config::Config;
+use crate::data::DataDir;
+
+/// Every table the family's searches share read-only, one owner per server: the 8- and
+/// 15-puzzle's ([`Engine`], which callers may share between servers), the other shapes'
+/// ([`Grids`]), and the 3×3 boards by distance for `Scramble`.
+#[derive(Debug)]
+pub(crate) struct Tables {
+    /// The 8- and 15-puzzle solvers and their tables.
+    pub(crate) engine: Arc<Engine>,
+    /// The tables of the other shapes (complete tables, pattern databases).
+    pub(crate) grids: Arc<Grids>,
+    /// Where pattern databases are loaded from and stored.
+    pub(crate) data: DataDir,
+    /// Set while a 15-puzzle case's missing tables are being built (one build at a time).
+    pub(crate) fifteen_building: Arc<AtomicBool>,
+    /// Every 3×3 board by its distance from the goal, for `Scramble`; built on first use.
+    pub(crate) layers: OnceLock<EightLayers>,
+}
+
+impl Tables {
+    /// The tables of a server configured by `config`, with the 8- and 15-puzzle's of `engine`.
+    pub(crate) fn new(config: &Config, engine: Arc<Engine>) -> Self {
+        let data = config.data();
+        Self {
+            engine,
+            grids: Arc::new(Grids::new(
+                data.clone(),
+                config.worker_count(),
+                config.table_memory << 20,
+                config.request_build_memory.saturating_mul(1 << 20),
+            )),
+            data,
+            fifteen_building: Arc::default(),
+            layers: OnceLock::new(),
+        }
+    }
+}

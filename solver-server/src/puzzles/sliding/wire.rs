@@ -1,0 +1,260 @@
+//! The sliding family's side of `solver.v2`: boards of any served shape read from requests, and
+//! solutions, hints, scrambles and verdicts written as responses. Field paths are those of the
+//! request message (`sliding.start`, `rows`).
+
+use std::time::Duration;
+
+use solver_core::tiles::grid::Grid;
+use solver_core::tiles::grid_board::GridBoard;
+use solver_core::tiles::hint::Hint;
+use solver_core::tiles::verify::Verdict;
+use solver_core::{Board3, Board4, Move, parse_moves};
+use solver_proto::v2 as pb;
+use solver_proto::v2::{solution, solve_response};
+
+use super::UNSOLVABLE;
+use super::case;
+use crate::convert::v2::{answered, stats};
+use crate::errors::Failure;
+use crate::service::puzzle::Stats;
+
+/// A validated start and target of a served size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Boards {
+    /// 3×3.
+    Eight(Board3, Board3),
+    /// 4×4.
+    Fifteen(Board4, Board4),
+    /// Any other shape from 2×2 to 8×8.
+    Grid(GridBoard, GridBoard),
+}
+
+/// The shape of a sliding board: one of the two with fast tables, or any other of 2×2 to 8×8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// 3×3: the 8-puzzle's table.
+    Eight,
+    /// 4×4: the 15-puzzle's pattern databases.
+    Fifteen,
+    /// Any other shape: the size-generic searches.
+    Other(Grid),
+}
+
+/// Reads `rows` and `cols`; the error names the one out of range.
+pub(crate) fn shape(rows: u32, cols: u32) -> Result<Shape, Failure> {
+    match (rows, cols) {
+        (3, 3) => Ok(Shape::Eight),
+        (4, 4) => Ok(Shape::Fifteen),
+        _ => grid(rows, cols).map(Shape::Other),
+    }
+}
+
+/// Reads `rows` and `cols` as any shape from 2×2 to 8×8; the error names the one out of range.
+pub(crate) fn grid(rows: u32, cols: u32) -> Result<Grid, Failure> {
+    Grid::new(rows as usize, cols as usize).map_err(|err| {
+        let fits = |n: u32| (Grid::MIN..=Grid::MAX).contains(&(n as usize));
+        Failure::invalid(if fits(rows) { "cols" } else { "rows" }, err.to_string())
+    })
+}
+
+/// Validates a start and target of another shape (empty target = the standard goal).
+pub(crate) fn grid_boards(
+    grid: Grid,
+    start: &[u32],
+    target: &[u32],
+) -> Result<(GridBoard, GridBoard), Failure> {
+    let start =
+        GridBoard::new(grid, start).map_err(|e| Failure::invalid("start", e.to_string()))?;
+    let target = if target.is_empty() {
+        GridBoard::goal(grid)
+    } else {
+        GridBoard::new(grid, target).map_err(|e| Failure::invalid("target", e.to_string()))?
+    };
+    Ok((start, target))
+}
+
+/// Validates a sliding board's shape, start and target (empty = the standard goal).
+pub(crate) fn boards(
+    rows: u32,
+    cols: u32,
+    start: &[u32],
+    target: &[u32],
+) -> Result<Boards, Failure> {
+    Ok(match shape(rows, cols)? {
+        Shape::Eight => {
+            let (start, target) = case::boards::<3>(start, target)?;
+            Boards::Eight(start, target)
+        }
+        Shape::Fifteen => {
+            let (start, target) = case::boards::<4>(start, target)?;
+            Boards::Fifteen(start, target)
+        }
+        Shape::Other(grid) => {
+            let (start, target) = grid_boards(grid, start, target)?;
+            Boards::Grid(start, target)
+        }
+    })
+}
+
+/// Validates boards the start must be able to reach the target of (`Hint`, `Verify`): an
+/// unreachable target is a bad `target`.
+pub(crate) fn reachable(
+    rows: u32,
+    cols: u32,
+    start: &[u32],
+    target: &[u32],
+) -> Result<Boards, Failure> {
+    let boards = boards(rows, cols, start, target)?;
+    let can = match &boards {
+        Boards::Eight(start, target) => start.can_reach(target),
+        Boards::Fifteen(start, target) => start.can_reach(target),
+        Boards::Grid(start, target) => start.can_reach(target),
+    };
+    if can {
+        Ok(boards)
+    } else {
+        Err(Failure::invalid(
+            "target",
+            format!("the start can never reach this target: {UNSOLVABLE}"),
+        ))
+    }
+}
+
+/// The outcome of sliding `moves` with a proven `lower_bound` on the optimal length.
+pub(crate) fn sliding_solution(moves: &str, lower_bound: u32) -> solve_response::Outcome {
+    solve_response::Outcome::Solution(pb::Solution {
+        kind: Some(solution::Kind::Sliding(pb::SlidingSolution {
+            moves: moves.to_owned(),
+            length: crate::convert::count(moves.len()),
+            lower_bound,
+        })),
+    })
+}
+
+/// The response to a sliding case whose start cannot reach its target (found by parity).
+pub(crate) fn unsolvable(elapsed: Duration) -> pb::SolveResponse {
+    let outcome = solve_response::Outcome::Unsolvable(pb::Unsolvable {
+        reason: UNSOLVABLE.to_owned(),
+    });
+    answered(outcome, false, Stats::no_search("parity"), elapsed)
+}
+
+/// The response to a `Hint`.
+pub(crate) fn hint_response(hint: &Hint, found: Stats, elapsed: Duration) -> pb::HintResponse {
+    pb::HintResponse {
+        distance: hint.distance,
+        moves: hint
+            .moves
+            .iter()
+            .map(|m| pb::HintMove {
+                direction: m.mv.letter().to_string(),
+                distance_after: m.distance_after,
+            })
+            .collect(),
+        stats: Some(stats(found, elapsed)),
+    }
+}
+
+/// The response to a `Scramble`.
+pub(crate) fn scramble_response(
+    board: &[u8],
+    request: &pb::ScrambleRequest,
+    sampling: pb::Sampling,
+    found: Stats,
+    elapsed: Duration,
+) -> pb::ScrambleResponse {
+    pb::ScrambleResponse {
+        board: board.iter().map(|&c| u32::from(c)).collect(),
+        distance: request.distance,
+        seed: request.seed,
+        sampling: sampling.into(),
+        stats: Some(stats(found, elapsed)),
+    }
+}
+
+/// Reads a `Verify`'s moves: any character but `u`, `d`, `l`, `r` (either case) is a bad
+/// `moves`.
+pub(crate) fn moves(text: &str) -> Result<Vec<Move>, Failure> {
+    // The contract's letters are lower case, as every answer writes them; the core's reader also
+    // takes upper case (for people), which a caller of the API must not come to rely on.
+    if let Some((index, letter)) = text.chars().enumerate().find(|(_, c)| c.is_uppercase()) {
+        return Err(Failure::invalid(
+            "moves",
+            format!(
+                "move {} is {letter:?}: moves are the lower-case letters d, l, r, u",
+                index + 1
+            ),
+        ));
+    }
+    parse_moves(text).map_err(|err| Failure::invalid("moves", err.to_string()))
+}
+
+/// The response to a `Verify`.
+pub(crate) fn verify_response(
+    verdict: &Verdict,
+    found: Stats,
+    elapsed: Duration,
+) -> pb::VerifyResponse {
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    pb::VerifyResponse {
+        legal: verdict.legal,
+        first_illegal_index: verdict.first_illegal.map(count),
+        reaches_target: verdict.reaches_target,
+        length: count(verdict.length),
+        optimal_length: count(verdict.optimal_length),
+        excess: count(verdict.excess),
+        stats: Some(stats(found, elapsed)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_lower_case_letters() {
+        assert_eq!(moves("dlru").unwrap().len(), 4);
+        let Err(Failure::Invalid { field, message }) = moves("ddU") else {
+            panic!("upper case accepted");
+        };
+        assert_eq!(field, "moves");
+        assert!(message.contains("move 3 is 'U'"), "{message}");
+        assert!(moves("dx").is_err());
+    }
+
+    #[test]
+    fn shapes_name_the_field_at_fault() {
+        assert_eq!(shape(3, 3), Ok(Shape::Eight));
+        assert_eq!(shape(4, 4), Ok(Shape::Fifteen));
+        assert_eq!(shape(5, 5), Ok(Shape::Other(Grid::new(5, 5).unwrap())));
+        let Err(Failure::Invalid { field, message }) = shape(9, 3) else {
+            panic!("9x3 accepted");
+        };
+        assert_eq!(field, "rows");
+        assert!(message.contains("9×3"), "{message}");
+        let Err(Failure::Invalid { field, .. }) = shape(3, 1) else {
+            panic!("3x1 accepted");
+        };
+        assert_eq!(field, "cols");
+    }
+
+    #[test]
+    fn unreachable_targets_are_a_bad_target() {
+        let Err(Failure::Invalid { field, .. }) =
+            reachable(3, 3, &[2, 1, 3, 4, 5, 6, 7, 8, 0], &[])
+        else {
+            panic!("an unreachable target accepted");
+        };
+        assert_eq!(field, "target");
+        assert!(reachable(3, 3, &[1, 2, 3, 4, 5, 6, 7, 0, 8], &[]).is_ok());
+    }
+
+    #[test]
+    fn bad_move_letters_are_a_bad_moves() {
+        let Err(Failure::Invalid { field, message }) = moves("udx") else {
+            panic!("x accepted");
+        };
+        assert_eq!(field, "moves");
+        assert!(message.contains("'x'"), "{message}");
+    }
+}
