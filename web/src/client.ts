@@ -30,3 +30,8 @@ export function randomSeed(): bigint {
   const words = crypto.getRandomValues(new Uint32Array(2));
   return (BigInt(words[0]) << 32n) | BigInt(words[1]);
 }
+
+/** Whether a call failed because the page aborted it (Cancel). */
+export function isCancel(error: unknown): boolean {
+  return ConnectError.from(error).code === Code.Canceled;
+}

@@ -11,20 +11,36 @@ import {
   goal,
   movedTile,
   parseBoard,
-  randomWalk,
   replay,
   sameBoard,
   shuffled,
+  solvable,
 } from "./board";
-import { describeError, millis, randomSeed, solver } from "./client";
+import { describeError, isCancel, millis, randomSeed, solver } from "./client";
 import { Sampling, type SearchStats } from "./gen/solver/v2/solver_pb";
 
-/** The shapes Solve and Hint take; Scramble takes only 3x3 and 4x4. */
+/** The shapes Solve, Hint and Scramble take. */
 const MIN_SIDE = 2;
 const MAX_SIDE = 8;
-/** The largest optimal distance of each shape Scramble draws for. */
-const SCRAMBLE_LIMIT: Record<string, number> = { "3x3": 31, "4x4": 80 };
-/** How long a Solve may take before the page gives up on it. */
+/**
+ * The largest optimal distance of the shapes whose radius complete searches have measured (the
+ * shorter side first): Scramble takes 0 to that. On larger shapes it takes up to
+ * rows·cols·(rows+cols), above every known bound on their radius.
+ */
+const KNOWN_RADIUS: Record<string, number> = {
+  "2x2": 6,
+  "2x3": 21,
+  "2x4": 36,
+  "3x3": 31,
+  "2x5": 55,
+  "3x4": 53,
+  "2x6": 80,
+  "2x7": 108,
+  "3x5": 84,
+  "4x4": 80,
+  "2x8": 140,
+};
+/** How long a call may take before the page gives up on it (the server's own limit is shorter). */
 const SOLVE_TIMEOUT_MS = 120_000;
 
 function element<T extends HTMLElement>(id: string): T {
@@ -41,16 +57,20 @@ const ui = {
   rows: element<HTMLSelectElement>("rows"),
   cols: element<HTMLSelectElement>("cols"),
   tiles: element<HTMLTextAreaElement>("tiles"),
+  tilesError: element<HTMLParagraphElement>("tiles-error"),
   useTiles: element<HTMLButtonElement>("use-tiles"),
   reset: element<HTMLButtonElement>("reset"),
   shuffle: element<HTMLButtonElement>("shuffle"),
   distance: element<HTMLInputElement>("distance"),
+  distanceError: element<HTMLParagraphElement>("distance-error"),
   scramble: element<HTMLButtonElement>("scramble"),
   scrambleNote: element<HTMLParagraphElement>("scramble-note"),
   ratio: element<HTMLInputElement>("ratio"),
+  ratioError: element<HTMLParagraphElement>("ratio-error"),
   hint: element<HTMLButtonElement>("hint"),
   solve: element<HTMLButtonElement>("solve"),
   status: element<HTMLDivElement>("status"),
+  cancel: element<HTMLButtonElement>("cancel"),
   hints: element<HTMLUListElement>("hints"),
   first: element<HTMLButtonElement>("first"),
   back: element<HTMLButtonElement>("back"),
@@ -60,6 +80,7 @@ const ui = {
   speed: element<HTMLInputElement>("speed"),
   progress: element<HTMLParagraphElement>("progress"),
   moves: element<HTMLParagraphElement>("moves"),
+  movesLegend: element<HTMLParagraphElement>("moves-legend"),
 };
 
 /** A solution being shown: every board from the start, and the one on screen. */
@@ -76,11 +97,17 @@ const state = {
   playback: null as Playback | null,
   timer: undefined as number | undefined,
   busy: false,
+  /** Aborts the call in flight (Cancel). */
+  abort: null as AbortController | null,
 };
 
-const shapeKey = ({ rows, cols }: Shape) => `${rows}x${cols}`;
-/** Scramble answers these shapes only. */
-const scrambledByService = (shape: Shape) => shapeKey(shape) in SCRAMBLE_LIMIT;
+const shapeName = ({ rows, cols }: Shape) => `${rows}×${cols}`;
+
+/** The farthest distance Scramble takes for `shape`, and whether it is the shape's radius. */
+function scrambleLimit({ rows, cols }: Shape): { max: number; radius: boolean } {
+  const radius = KNOWN_RADIUS[`${Math.min(rows, cols)}x${Math.max(rows, cols)}`];
+  return radius !== undefined ? { max: radius, radius: true } : { max: rows * cols * (rows + cols), radius: false };
+}
 
 // ---- drawing ----
 
@@ -103,7 +130,8 @@ function buildTiles(): void {
   }
 }
 
-function draw(board: readonly number[]): void {
+/** Shows `board`; the Tiles box is rewritten to it unless `keepText` (it is what was typed). */
+function draw(board: readonly number[], keepText = false): void {
   const { cols } = state.shape;
   board.forEach((tile, cell) => {
     const row = Math.floor(cell / cols);
@@ -118,7 +146,10 @@ function draw(board: readonly number[]): void {
   });
   state.board = board.slice();
   ui.board.dataset.tiles = board.join(" ");
-  ui.tiles.value = formatBoard(board, state.shape);
+  if (!keepText) {
+    ui.tiles.value = formatBoard(board, state.shape);
+    showTilesNote(board);
+  }
   const blank = board.indexOf(0);
   ui.boardText.textContent =
     formatBoard(board, state.shape)
@@ -132,6 +163,81 @@ function setStatus(text: string, error = false): void {
   ui.status.classList.toggle("error", error);
 }
 
+/** Shows `message` beside `input` (its aria-describedby), or clears it when empty. */
+function setFieldError(input: HTMLElement, box: HTMLElement, message: string, invalid = message !== ""): void {
+  box.textContent = message;
+  if (invalid) {
+    input.setAttribute("aria-invalid", "true");
+  } else {
+    input.removeAttribute("aria-invalid");
+  }
+}
+
+/** A valid board's note beside the Tiles box: none, or that it can never reach the goal. */
+function showTilesNote(board: readonly number[]): void {
+  const note = solvable(board, state.shape)
+    ? ""
+    : "This board can never reach the goal (it is an odd number of swaps from it): Solve will say so.";
+  setFieldError(ui.tiles, ui.tilesError, note, false);
+}
+
+/** The board typed in the Tiles box, or null with what is wrong shown beside it. */
+function typedBoard(): number[] | null {
+  const board = parseBoard(ui.tiles.value, state.shape);
+  if (typeof board === "string") {
+    setFieldError(ui.tiles, ui.tilesError, `Not a board: ${board}.`);
+    return null;
+  }
+  showTilesNote(board);
+  return board;
+}
+
+/**
+ * The board Hint and Solve ask about: the one typed in the Tiles box (put on screen when it is
+ * not there yet), or null, with the reason beside the box, when the text is not a board.
+ */
+function boardToAsk(what: string): number[] | null {
+  const board = typedBoard();
+  if (board === null) {
+    setStatus(`${what}: nothing asked, the Tiles box does not hold a board.`, true);
+    ui.tiles.focus();
+    return null;
+  }
+  if (!sameBoard(board, state.board)) {
+    setBoard(board);
+  }
+  return board;
+}
+
+/** The ratio typed for Solve, or null with what is wrong shown beside the field. */
+function typedRatio(): number | null {
+  const text = ui.ratio.value.trim();
+  const ratio = Number(text);
+  let problem = "";
+  if (text === "" || !Number.isFinite(ratio)) {
+    problem = "Enter a number, 1 or more (1 asks for an optimal answer).";
+  } else if (ratio < 1) {
+    problem = `${text} is below 1: no answer is shorter than the optimal one. Use 1 (optimal) or more.`;
+  }
+  setFieldError(ui.ratio, ui.ratioError, problem);
+  return problem === "" ? ratio : null;
+}
+
+/** The distance typed for Scramble, or null with what is wrong shown beside the field. */
+function typedDistance(): number | null {
+  const text = ui.distance.value.trim();
+  const distance = Number(text);
+  const { max } = scrambleLimit(state.shape);
+  let problem = "";
+  if (text === "" || !Number.isInteger(distance) || distance < 0) {
+    problem = `Enter a whole number of moves, 0 to ${max}.`;
+  } else if (distance > max) {
+    problem = `${distance} is more than a ${shapeName(state.shape)} scramble may ask: 0 to ${max}.`;
+  }
+  setFieldError(ui.distance, ui.distanceError, problem);
+  return problem === "" ? distance : null;
+}
+
 function clearHints(): void {
   ui.hints.replaceChildren();
   for (const node of state.tiles) {
@@ -142,11 +248,12 @@ function clearHints(): void {
 // ---- setting the board up ----
 
 /** Shows a new board, dropping any solution and hint of the old one. */
-function setBoard(board: number[]): void {
+function setBoard(board: number[], keepText = false): void {
   stop();
   state.playback = null;
   clearHints();
-  draw(board);
+  draw(board, keepText);
+  renderMoves();
   updatePlayer();
 }
 
@@ -157,12 +264,29 @@ function setShape(shape: Shape): void {
   ui.tiles.rows = shape.rows + 1;
   buildTiles();
   setBoard(goal(shape));
-  const limit = SCRAMBLE_LIMIT[shapeKey(shape)];
-  ui.distance.max = String(limit ?? 400);
-  ui.scrambleNote.textContent = scrambledByService(shape)
-    ? `The service draws a board exactly this many moves from the goal (0 to ${limit}).`
-    : "The service scrambles 3×3 and 4×4 boards; for this size the page walks this many random " +
-      "moves from the goal itself, so the board is at most that far.";
+  const { max, radius } = scrambleLimit(shape);
+  ui.distance.max = String(max);
+  if (Number(ui.distance.value) > max) {
+    ui.distance.value = String(max);
+  }
+  const name = shapeName(shape);
+  const range = radius
+    ? `0 to ${max}, the farthest any ${name} board is`
+    : `0 to ${max}; how far a ${name} board can be is not known`;
+  let how: string;
+  if (name === "3×3") {
+    how = "uniformly at random, from its table of every 3×3 board.";
+  } else if (name === "4×4") {
+    how =
+      "uniformly at random for far distances; for near ones, by a random walk from the goal " +
+      "kept once its optimal search measures exactly that distance.";
+  } else {
+    how =
+      "by a random walk from the goal, kept once its optimal search measures exactly that " +
+      "distance. Far distances on large boards take long and may run out of the server's time limit.";
+  }
+  ui.scrambleNote.textContent = `The service draws a board exactly this many moves from the goal (${range}), ${how}`;
+  typedDistance();
 }
 
 /** The blank's move that slides `tile` into the gap, if the tile is next to it. */
@@ -176,6 +300,9 @@ function slideTile(tile: number): void {
 }
 
 function userMove(move: Move): void {
+  if (state.busy) {
+    return;
+  }
   const tile = movedTile(state.board, state.shape, move);
   const next = applyMove(state.board, state.shape, move);
   if (next === null) {
@@ -192,25 +319,80 @@ const ARROWS: Record<string, Move> = { ArrowLeft: "r", ArrowRight: "l", ArrowUp:
 
 // ---- the service ----
 
-async function call<T>(what: string, work: () => Promise<T>): Promise<T | undefined> {
+/**
+ * Runs one call of the service with the page busy (Cancel aborts it); a failure is reported
+ * beside the input it names when there is one, else in the status.
+ */
+async function call<T>(
+  what: string,
+  from: HTMLButtonElement,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T | undefined> {
+  const controller = new AbortController();
+  state.abort = controller;
   setBusy(true);
   setStatus(`${what}…`);
   try {
-    return await work();
+    return await work(controller.signal);
   } catch (error) {
-    setStatus(`${what} failed. ${describeError(error)}`, true);
+    if (controller.signal.aborted || isCancel(error)) {
+      setStatus(`${what}: cancelled.`);
+    } else {
+      reportFailure(what, error);
+    }
     return undefined;
   } finally {
+    state.abort = null;
+    const wasOnCancel = document.activeElement === ui.cancel;
     setBusy(false);
+    if (wasOnCancel || document.activeElement === document.body) {
+      from.focus();
+    }
   }
+}
+
+/** Where a request's field is typed: the service names it in INVALID_ARGUMENT ("field: why"). */
+function inputOf(field: string): [HTMLElement, HTMLElement] | null {
+  const name = field.split(".").pop() ?? field;
+  if (name === "max_ratio") {
+    return [ui.ratio, ui.ratioError];
+  }
+  if (name === "distance") {
+    return [ui.distance, ui.distanceError];
+  }
+  // The page always asks for the standard goal: a target it cannot reach is the typed board's doing.
+  if (["start", "target", "rows", "cols", "sliding", "puzzle"].includes(name)) {
+    return [ui.tiles, ui.tilesError];
+  }
+  return null;
+}
+
+function reportFailure(what: string, error: unknown): void {
+  const text = describeError(error);
+  const named = /^InvalidArgument: ([\w.]+): (.*)$/s.exec(text);
+  const input = named === null ? null : inputOf(named[1]);
+  if (named !== null && input !== null) {
+    setFieldError(input[0], input[1], `The service refused this: ${named[2]}`);
+    setStatus(`${what} failed: see beside the field.`, true);
+    input[0].focus();
+    return;
+  }
+  setStatus(`${what} failed. ${text}`, true);
 }
 
 function setBusy(busy: boolean): void {
   state.busy = busy;
   ui.status.setAttribute("aria-busy", String(busy));
-  for (const button of [ui.solve, ui.hint, ui.scramble, ui.shuffle, ui.useTiles, ui.reset]) {
-    button.disabled = busy;
+  for (const control of [ui.solve, ui.hint, ui.scramble, ui.shuffle, ui.useTiles, ui.reset, ui.rows, ui.cols]) {
+    control.disabled = busy;
   }
+  ui.tiles.readOnly = busy;
+  ui.cancel.hidden = !busy;
+  ui.cancel.disabled = !busy;
+}
+
+function cancel(): void {
+  state.abort?.abort();
 }
 
 function describeStats(stats: SearchStats | undefined, roundTrip: number): string {
@@ -229,17 +411,26 @@ function formatMillis(ms: number): string {
 }
 
 async function solve(): Promise<void> {
-  const start = state.board.slice();
+  const ratio = typedRatio();
+  const board = boardToAsk("Solve");
+  if (board === null) {
+    return;
+  }
+  if (ratio === null) {
+    setStatus("Solve: nothing asked, the ratio is not accepted (see beside it).", true);
+    ui.ratio.focus();
+    return;
+  }
+  const start = board.slice();
   const shape = state.shape;
-  const ratio = Number(ui.ratio.value);
   const began = performance.now();
-  const reply = await call("Solving", () =>
+  const reply = await call("Solving", ui.solve, (signal) =>
     solver.solve(
       {
         puzzle: { case: "sliding", value: { rows: shape.rows, cols: shape.cols, start } },
         quality: ratio > 1 ? { maxRatio: ratio } : undefined,
       },
-      { timeoutMs: SOLVE_TIMEOUT_MS },
+      { timeoutMs: SOLVE_TIMEOUT_MS, signal },
     ),
   );
   if (reply === undefined) {
@@ -269,11 +460,15 @@ async function solve(): Promise<void> {
 }
 
 async function hint(): Promise<void> {
-  const start = state.board.slice();
+  const board = boardToAsk("Hint");
+  if (board === null) {
+    return;
+  }
+  const start = board.slice();
   const shape = state.shape;
   const began = performance.now();
-  const reply = await call("Asking for a hint", () =>
-    solver.hint({ rows: shape.rows, cols: shape.cols, start }, { timeoutMs: SOLVE_TIMEOUT_MS }),
+  const reply = await call("Asking for a hint", ui.hint, (signal) =>
+    solver.hint({ rows: shape.rows, cols: shape.cols, start }, { timeoutMs: SOLVE_TIMEOUT_MS, signal }),
   );
   if (reply === undefined) {
     return;
@@ -309,17 +504,17 @@ async function hint(): Promise<void> {
 
 async function scramble(): Promise<void> {
   const shape = state.shape;
-  const distance = Math.max(0, Math.floor(Number(ui.distance.value) || 0));
-  if (!scrambledByService(shape)) {
-    setBoard(randomWalk(shape, distance));
-    setStatus(`Walked ${distance} random moves from the goal (at most ${distance} moves away).`);
+  const distance = typedDistance();
+  if (distance === null) {
+    setStatus("Scramble: nothing asked, the distance is not accepted (see beside it).", true);
+    ui.distance.focus();
     return;
   }
   const began = performance.now();
-  const reply = await call("Scrambling", () =>
+  const reply = await call("Scrambling", ui.scramble, (signal) =>
     solver.scramble(
       { rows: shape.rows, cols: shape.cols, distance, seed: randomSeed() },
-      { timeoutMs: SOLVE_TIMEOUT_MS },
+      { timeoutMs: SOLVE_TIMEOUT_MS, signal },
     ),
   );
   if (reply === undefined) {
@@ -355,6 +550,7 @@ function showFrame(index: number): void {
 
 function renderMoves(): void {
   const playback = state.playback;
+  ui.movesLegend.hidden = playback === null;
   if (playback === null) {
     ui.moves.replaceChildren();
     return;
@@ -454,16 +650,27 @@ function start(): void {
   ui.rows.addEventListener("change", changeShape);
   ui.cols.addEventListener("change", changeShape);
 
+  // What is typed is checked as it is typed, beside the box, and shown on the board once it is
+  // one; "Use these tiles" also tidies the text.
+  ui.tiles.addEventListener("input", () => {
+    stop(); // playback would write over what is being typed
+    const board = typedBoard();
+    if (board !== null && !sameBoard(board, state.board)) {
+      setBoard(board, true);
+      setStatus("Board set from the Tiles box.");
+    }
+  });
   ui.useTiles.addEventListener("click", () => {
-    const board = parseBoard(ui.tiles.value, state.shape);
-    if (typeof board === "string") {
-      setStatus(`Those tiles do not make a board: ${board}.`, true);
+    const board = typedBoard();
+    if (board === null) {
       ui.tiles.focus();
       return;
     }
     setBoard(board);
     setStatus("Board set.");
   });
+  ui.ratio.addEventListener("input", () => void typedRatio());
+  ui.distance.addEventListener("input", () => void typedDistance());
   ui.reset.addEventListener("click", () => {
     setBoard(goal(state.shape));
     setStatus("The goal.");
@@ -475,6 +682,13 @@ function start(): void {
   ui.scramble.addEventListener("click", () => void scramble());
   ui.hint.addEventListener("click", () => void hint());
   ui.solve.addEventListener("click", () => void solve());
+  ui.cancel.addEventListener("click", cancel);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && state.busy) {
+      event.preventDefault();
+      cancel();
+    }
+  });
 
   ui.play.addEventListener("click", () => (state.timer === undefined ? play() : stop()));
   ui.first.addEventListener("click", () => step(-Infinity));

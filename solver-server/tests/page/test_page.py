@@ -2,6 +2,7 @@
 gRPC-Web, the solution played until the board shown is the goal."""
 
 import re
+import time
 
 from conftest import ARTIFACTS
 
@@ -65,6 +66,20 @@ def solve(page, fast=True):
     assert found, status
     assert re.search(r"Search took [\d.]+ (µs|ms|s) on the server", status), status
     return int(found.group(1))
+
+
+def wait_until_idle(page, timeout=60_000):
+    page.wait_for_function("document.getElementById('status').ariaBusy === 'false'", timeout=timeout)
+
+
+def scramble(page, distance):
+    """Asks the service for a board `distance` moves from the goal; returns the board."""
+    page.fill("#distance", str(distance))
+    page.click("#scramble")
+    wait_until_idle(page)
+    status = page.inner_text("#status")
+    assert f"A board exactly {distance} moves from the goal" in status, status
+    return data_board(page)
 
 
 def wait_for_the_end(page, length):
@@ -144,9 +159,7 @@ def test_other_shapes_are_hinted_and_solved_too(page):
     for rows, cols, board in [(2, 3, [4, 1, 2, 0, 5, 3]), (3, 5, None)]:
         set_shape(page, rows, cols)
         if board is None:
-            page.fill("#distance", "20")
-            page.click("#scramble")
-            board = data_board(page)
+            board = scramble(page, 20)
         else:
             enter(page, board)
         page.click("#hint")
@@ -169,10 +182,206 @@ def test_keyboard_moves_and_bad_input(page):
 
     page.fill("#tiles", "1 2 3 4 5 6 7 7 0")
     page.click("#use-tiles")
-    assert "appears twice" in page.inner_text("#status")
+    assert "appears twice" in page.inner_text("#tiles-error")
 
     # An unsolvable board is an answer, not an error.
     enter(page, [2, 1, 3, 4, 5, 6, 7, 8, 0])
     page.click("#solve")
     page.wait_for_function("document.getElementById('status').textContent.includes('never reach')")
     assert page.problems == []
+
+
+# ---- issue 26: what is typed is what is asked, errors beside their input, Cancel ----
+
+
+def service_calls(page):
+    """The service's methods the page calls from now on (gRPC-Web paths /solver.v2.X/Method)."""
+    calls = []
+    page.on("request", lambda r: "/solver.v2." in r.url and calls.append(r.url.rsplit("/", 1)[1]))
+    return calls
+
+
+def assert_beside(page, field, message):
+    """`message` is shown, right by `field`: within 40 px of it, not across the page."""
+    assert page.locator(message).is_visible(), f"{message} is not shown"
+    a = page.locator(field).bounding_box()
+    b = page.locator(message).bounding_box()
+    dx = max(0, b["x"] - (a["x"] + a["width"]), a["x"] - (b["x"] + b["width"]))
+    dy = max(0, b["y"] - (a["y"] + a["height"]), a["y"] - (b["y"] + b["height"]))
+    assert dx <= 40 and dy <= 40, (field, a, message, b)
+
+
+def test_a_typed_board_is_the_one_hint_and_solve_use(page):
+    calls = service_calls(page)
+    # Typed key by key over the goal, "Use these tiles" never pressed.
+    page.fill("#tiles", "")
+    page.locator("#tiles").press_sequentially("1 2 3 4 5 6 7 0 8")
+    assert data_board(page) == [1, 2, 3, 4, 5, 6, 7, 0, 8]
+    assert page.input_value("#tiles") == "1 2 3 4 5 6 7 0 8"  # left as typed
+    page.click("#hint")
+    wait_until_idle(page)
+    assert "The goal is 1 moves away" in page.inner_text("#status"), page.inner_text("#status")
+
+    # Solve, with the text in any layout the box takes.
+    page.fill("#tiles", "8,6,7\n2 5 4\n3 x 1")
+    assert data_board(page) == EIGHT_HARDEST
+    assert solve(page) == 31
+    assert calls == ["Hint", "Solve"]
+    # The move letters are explained beside them.
+    assert page.locator("#moves-legend").is_visible()
+    legend = page.inner_text("#moves-legend")
+    assert all(word in legend for word in ["gap", "u up", "d down", "l left", "r right"]), legend
+    wait_for_the_end(page, 31)
+    assert shown_board(page) == goal(3, 3)
+
+    # The issue's case: a typed board that cannot reach the goal is asked about as typed (it was
+    # answered "This is the goal" from the board on screen); the answer is beside the box.
+    page.fill("#tiles", "2 1 3 4 5 6 7 8 0")
+    assert data_board(page) == [2, 1, 3, 4, 5, 6, 7, 8, 0]
+    page.click("#hint")
+    wait_until_idle(page)
+    assert "This is the goal" not in page.inner_text("#status")
+    assert "never reach" in page.inner_text("#tiles-error")
+    assert_beside(page, "#tiles", "#tiles-error")
+    assert calls == ["Hint", "Solve", "Hint"]
+
+    # Another shape: a 4x4 board typed is the one solved.
+    set_shape(page, 4, 4)
+    fifteen = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15]
+    page.fill("#tiles", " ".join(map(str, fifteen)))
+    assert solve(page) == 1
+    assert page.get_attribute("#board", "data-step") is not None
+    assert page.problems == []
+
+
+def test_an_invalid_typed_board_is_refused_beside_the_tiles_box_and_not_solved(page):
+    calls = service_calls(page)
+    enter(page, [1, 2, 3, 4, 5, 6, 7, 0, 8])
+    # Checked as it is typed, beside the box.
+    page.fill("#tiles", "1 2 3 4 5 6 7 7 0")
+    assert "appears twice" in page.inner_text("#tiles-error")
+    assert page.get_attribute("#tiles", "aria-invalid") == "true"
+    assert_beside(page, "#tiles", "#tiles-error")
+    # Neither Solve nor Hint asks anything, nor answers from the board on screen; the text stays.
+    for button in ["#solve", "#hint"]:
+        page.click(button)
+        page.wait_for_timeout(300)
+        assert "nothing asked" in page.inner_text("#status")
+        assert "moves" not in page.inner_text("#status")
+        assert page.input_value("#tiles") == "1 2 3 4 5 6 7 7 0"
+        assert "appears twice" in page.inner_text("#tiles-error")
+        assert page.inner_text("#progress") == "No solution loaded."
+    assert page.evaluate("document.activeElement.id") == "tiles"
+    page.fill("#tiles", "1 2 3 4 5")
+    assert "has 9 cells; 5 given" in page.inner_text("#tiles-error")
+    page.fill("#tiles", "1 2 3 4 5 6 7 8 9")
+    assert '"9" is not a tile' in page.inner_text("#tiles-error")
+    assert calls == []
+
+    # Mended, the error goes and the typed board is solved.
+    page.fill("#tiles", "1 2 3 4 5 6 0 7 8")
+    assert page.inner_text("#tiles-error") == ""
+    assert page.get_attribute("#tiles", "aria-invalid") is None
+    assert solve(page) == 2
+    assert calls == ["Solve"]
+    assert page.problems == []
+
+
+def test_a_ratio_below_1_is_refused_beside_its_field(page):
+    calls = service_calls(page)
+    enter(page, [1, 2, 3, 4, 5, 6, 0, 7, 8])
+    page.fill("#ratio", "0.5")
+    assert "below 1" in page.inner_text("#ratio-error")
+    assert page.get_attribute("#ratio", "aria-invalid") == "true"
+    assert_beside(page, "#ratio", "#ratio-error")
+    page.click("#solve")
+    page.wait_for_timeout(300)
+    assert "nothing asked" in page.inner_text("#status")
+    assert "below 1" in page.inner_text("#ratio-error")
+    assert page.inner_text("#progress") == "No solution loaded."
+    page.fill("#ratio", "")
+    assert "Enter a number" in page.inner_text("#ratio-error")
+    assert calls == []
+
+    page.fill("#ratio", "1")
+    assert page.inner_text("#ratio-error") == ""
+    assert page.get_attribute("#ratio", "aria-invalid") is None
+    assert solve(page) == 2
+    assert calls == ["Solve"]
+    assert page.problems == []
+
+
+def test_every_shape_is_scrambled_by_the_service(page):
+    calls = service_calls(page)
+    for rows, cols, distance, how in [
+        (3, 3, 20, "uniformly at random"),
+        (2, 2, 6, "by a random walk"),
+        (5, 5, 30, "by a random walk"),
+        (8, 8, 40, "by a random walk"),
+    ]:
+        set_shape(page, rows, cols)
+        note = page.inner_text("#scramble-note")
+        assert "The service draws a board exactly this many moves" in note, note
+        assert "3×3 and 4×4" not in note, note
+        board = scramble(page, distance)
+        assert sorted(board) == list(range(rows * cols)) and board != goal(rows, cols)
+        assert how in page.inner_text("#status"), page.inner_text("#status")
+    assert calls == ["Scramble"] * 4
+
+    # A distance the shape cannot have is refused beside the field, without asking.
+    set_shape(page, 2, 2)
+    assert "0 to 6, the farthest any 2×2 board is" in page.inner_text("#scramble-note")
+    page.fill("#distance", "7")
+    assert "0 to 6" in page.inner_text("#distance-error")
+    assert_beside(page, "#distance", "#distance-error")
+    page.click("#scramble")
+    page.wait_for_timeout(300)
+    assert "nothing asked" in page.inner_text("#status")
+    assert calls == ["Scramble"] * 4
+    assert page.problems == []
+
+
+def test_cancel_returns_the_page_to_idle_within_1_s(page):
+    calls = service_calls(page)
+    set_shape(page, 5, 5)
+    assert not page.locator("#cancel").is_visible()
+    # A random 5x5 board asked optimally: hours of search, far past the server's time limit.
+    page.click("#shuffle")
+    start = data_board(page)
+    page.fill("#ratio", "1")
+    page.click("#solve")
+    page.wait_for_function("document.getElementById('status').ariaBusy === 'true'")
+    page.wait_for_timeout(1500)
+    assert page.inner_text("#status") == "Solving…"
+    assert page.is_disabled("#solve") and page.is_disabled("#hint")
+    assert page.locator("#cancel").is_visible() and page.is_enabled("#cancel")
+
+    began = time.monotonic()
+    page.click("#cancel")
+    wait_until_idle(page, timeout=1000)
+    assert time.monotonic() - began < 1.0
+    assert "cancelled" in page.inner_text("#status")
+    assert not page.locator("#cancel").is_visible()
+    assert page.is_enabled("#solve") and page.is_enabled("#hint") and page.is_enabled("#scramble")
+    assert data_board(page) == start
+    assert page.inner_text("#progress") == "No solution loaded."
+
+    # Escape cancels too, and the page asks and answers as before afterwards.
+    page.click("#solve")
+    page.wait_for_function("document.getElementById('status').ariaBusy === 'true'")
+    page.wait_for_timeout(500)
+    began = time.monotonic()
+    page.keyboard.press("Escape")
+    wait_until_idle(page, timeout=1000)
+    assert time.monotonic() - began < 1.0
+    assert "cancelled" in page.inner_text("#status")
+    assert calls == ["Solve", "Solve"]
+
+    set_shape(page, 3, 3)
+    enter(page, [1, 2, 3, 4, 5, 6, 0, 7, 8])
+    assert solve(page) == 2
+    # No console error: the only problems are the two calls aborted on purpose.
+    assert len(page.problems) == 2 and all(
+        p.startswith("request failed: ") and p.endswith("/solver.v2.SolverService/Solve")
+        for p in page.problems
+    ), page.problems
