@@ -9,6 +9,10 @@
 #     (kept as a CI artifact, with the server's log);
 #   - steps, rewinds and pauses a solution; solves 2×3 and 3×5 boards; moves tiles with the
 #     keyboard; reports a malformed and an unsolvable board;
+#   - Hint and Solve ask about the board typed in the Tiles box (no "Use these tiles"); a typed
+#     text that is no board, a ratio below 1 and a distance the shape cannot have are refused
+#     beside their field, with no call; the service scrambles 2×2, 3×3, 5×5 and 8×8 boards;
+#     Cancel (and Escape) aborts an optimal 5×5 Solve and the page is idle within 1 s;
 #   - no console error, failed request or request to anywhere but the server.
 # Before that, when npm is there: the committed generated code (web/src/gen) and bundle (web/dist)
 # are what web/ generates and builds.
