@@ -4,14 +4,17 @@
 //!
 //! ```text
 //! cargo run --release -p solver-core --example korf24 -- [--ratio R] [FIRST [LAST]]
-//! cargo run --release -p solver-core --example korf24 -- --optimal [--file PATH] [--move-pruning N] [ID...]
+//! cargo run --release -p solver-core --example korf24 -- --optimal [--file PATH] [--move-pruning N] [ID...|all]
 //! ```
 //!
 //! With `--file`, the bounded mode is guided by the pattern databases too (read or built as
 //! below). `--optimal` builds the 5×5 set (about 977 MB), or reads it from `--file` (writing it there
 //! when missing), prints the build or load time, then solves the instances named (38 and 40 when
-//! none are: the two easiest) and prints per instance the nodes, time and nodes per second; any
-//! length other than the published optimum exits non-zero. `--move-pruning N` forbids duplicate
+//! none are: the two easiest; `all` for the 50) and prints per instance the nodes, time and nodes
+//! per second, beside the published node counts (`solver_core::benchmarks::KORF24_PUBLISHED`):
+//! Korf & Felner's 6-6-6-6 (2002, generated) and Clausecker & Reinefeld's small catalogue (2019,
+//! expanded), with ours as a multiple of each; any length other than the published optimum exits
+//! non-zero. `--move-pruning N` forbids duplicate
 //! move strings of up to N moves (default 12; 2: only a move's reverse).
 //!
 //! For each instance: the answer's length, its proven lower bound, the published optimum, how it
@@ -32,6 +35,23 @@ use solver_core::tiles::grid_pdb::{GridDatabases, Partition};
 use solver_core::{Move, Pace, Progress, Stop, Turn, Unpaced};
 
 const DATA: &str = solver_core::benchmarks::KORF24;
+
+/// Published node counts of instance `id`: Korf & Felner's 6-6-6-6 (generated) and Clausecker &
+/// Reinefeld's small catalogue (expanded), the file's third and last columns.
+fn published(id: usize) -> Option<(u64, u64)> {
+    solver_core::benchmarks::KORF24_PUBLISHED
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let n: Vec<u64> = line
+                .split_whitespace()
+                .map(|n| n.parse().expect("a number"))
+                .collect();
+            (n[0] as usize, n[2], n[n.len() - 1])
+        })
+        .find(|&(i, _, _)| i == id)
+        .map(|(_, korf, small)| (korf, small))
+}
 
 /// The instances: id, optimal length, board.
 fn instances() -> Vec<(usize, u32, Vec<u32>)> {
@@ -130,8 +150,15 @@ fn optimal(file: Option<&PathBuf>, threads: usize, longest: usize, ids: &[usize]
         let stats = search.stats();
         let ok = moves.len() as u32 == *optimum && start.replay(&moves).ok() == Some(goal.clone());
         wrong += usize::from(!ok);
+        let beside = published(id).map_or_else(String::new, |(korf, small)| {
+            format!(
+                "; published: Korf & Felner 6-6-6-6 {korf} ({:.3}x ours), small catalogue {small} ({:.2}x ours)",
+                korf as f64 / stats.nodes.max(1) as f64,
+                small as f64 / stats.nodes.max(1) as f64,
+            )
+        });
         println!(
-            "{id:>2}: {:>3} moves (optimum {optimum}), h0 {h0}, {} iterations, {} nodes, {elapsed:.2} s, {:.2} M nodes/s{}",
+            "{id:>2}: {:>3} moves (optimum {optimum}), h0 {h0}, {} iterations, {} nodes, {elapsed:.2} s, {:.2} M nodes/s{beside}{}",
             moves.len(),
             stats.iterations,
             stats.nodes,
@@ -141,10 +168,16 @@ fn optimal(file: Option<&PathBuf>, threads: usize, longest: usize, ids: &[usize]
         nodes += stats.nodes;
         seconds += elapsed;
     }
+    let (korf, small) = ids
+        .iter()
+        .filter_map(|&id| published(id))
+        .fold((0u64, 0u64), |(k, s), (korf, small)| (k + korf, s + small));
     println!(
-        "{} instances: {nodes} nodes, {seconds:.2} s, {:.2} M nodes/s",
+        "{} instances: {nodes} nodes, {seconds:.2} s, {:.2} M nodes/s; published over the same: Korf & Felner {korf} ({:.3}x ours), small catalogue {small} ({:.2}x ours)",
         ids.len(),
-        nodes as f64 / seconds / 1e6
+        nodes as f64 / seconds / 1e6,
+        korf as f64 / nodes.max(1) as f64,
+        small as f64 / nodes.max(1) as f64,
     );
     if wrong > 0 {
         eprintln!("{wrong} answers wrong");
@@ -180,6 +213,7 @@ fn main() {
                     .and_then(|r| r.parse().ok())
                     .expect("--threads takes a number");
             }
+            "all" => range.extend(1..=50),
             n => range.push(n.parse::<usize>().expect("instance numbers")),
         }
     }
