@@ -9,9 +9,11 @@ use std::ops::ControlFlow;
 
 use solver_core::Board3;
 
+use super::attempt::{Attempt, Read};
 use super::format::{Format, Item, RenderError, board_from_tokens, read_cases, write_moves};
+use super::recovery::Layout;
 use super::source::Source;
-use super::tokens::{Attempt, Layout, Read, Token, Tokens};
+use super::tokens::{Token, Tokens};
 use crate::case::{Answer, Query};
 use crate::output::Output;
 use crate::read_error::ReadError;

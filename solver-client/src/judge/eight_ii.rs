@@ -8,8 +8,9 @@ use std::ops::ControlFlow;
 
 use super::eight::packed_board3;
 use super::format::{Format, Item, RenderError, read_cases, write_moves};
+use super::recovery::Layout;
 use super::source::Source;
-use super::tokens::{Layout, Token};
+use super::tokens::Token;
 use crate::case::{Answer, Query};
 use crate::output::Output;
 use crate::read_error::ReadError;

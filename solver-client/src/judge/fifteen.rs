@@ -9,8 +9,8 @@ use std::ops::ControlFlow;
 use solver_core::Board4;
 
 use super::format::{Format, Item, RenderError, board_from_tokens, read_cases, write_moves};
+use super::recovery::Layout;
 use super::source::Source;
-use super::tokens::Layout;
 use crate::case::{Answer, Query};
 use crate::output::Output;
 

@@ -4,8 +4,10 @@
 use std::io;
 use std::ops::ControlFlow;
 
+use super::attempt::Attempt;
+use super::recovery::{Group, Layout};
 use super::source::Source;
-use super::tokens;
+use super::tokens::{Token, Tokens};
 use crate::case::{Answer, Case, Input, Query};
 use crate::output::Output;
 use crate::read_error::ReadError;
@@ -71,7 +73,7 @@ pub(crate) enum RenderError {
 #[derive(Debug, Clone)]
 pub(crate) struct Count {
     n: u64,
-    token: tokens::Token,
+    token: Token,
 }
 
 impl Count {
@@ -88,7 +90,7 @@ impl Count {
 /// Reads the count header. A header that is not a number is reported; if it is alone on its line
 /// it is skipped, else it is read as part of the first case. An input without any token is
 /// reported as missing its count. The problem, if any, is the second value.
-fn read_count(tokens: &mut tokens::Tokens<'_>) -> (Option<Count>, Option<(usize, ReadError)>) {
+fn read_count(tokens: &mut Tokens<'_>) -> (Option<Count>, Option<(usize, ReadError)>) {
     let Some(token) = tokens.peek() else {
         return (None, Some((1, ReadError::NoCount)));
     };
@@ -106,7 +108,7 @@ fn read_count(tokens: &mut tokens::Tokens<'_>) -> (Option<Count>, Option<(usize,
 }
 
 /// Checks the end of a counted input: nothing may follow the last case.
-fn expect_end(tokens: &tokens::Tokens<'_>, count: &Count) -> Option<(usize, ReadError)> {
+fn expect_end(tokens: &Tokens<'_>, count: &Count) -> Option<(usize, ReadError)> {
     let token = tokens.peek()?;
     Some((
         token.line,
@@ -121,19 +123,19 @@ fn expect_end(tokens: &tokens::Tokens<'_>, count: &Count) -> Option<(usize, Read
 /// input if the count is not a number), else cases until the end of input, each handed to `out`
 /// as soon as it is read. `attempt` reads one case at a position and `check` judges a case's
 /// worth of tokens; `layout` says how cases lie in lines, which is how a malformed case is kept
-/// from costing any other (see [`tokens::Tokens::read_case`]).
+/// from costing any other (see [`Tokens::read_case`]).
 ///
 /// Once a case is read, nothing before it is read again: the source may drop it, which is what
 /// keeps memory bounded.
 pub(crate) fn read_cases<'a>(
     input: &'a Source,
     counted: bool,
-    layout: tokens::Layout,
-    attempt: impl Fn(tokens::Tokens<'a>) -> tokens::Attempt<'a, Query, ReadError>,
-    check: impl Fn(&[tokens::Token]) -> Result<Query, ReadError>,
+    layout: Layout,
+    attempt: impl Fn(Tokens<'a>) -> Attempt<'a, Query, ReadError>,
+    check: impl Fn(&[Token]) -> Result<Query, ReadError>,
     out: &mut dyn FnMut(Item) -> ControlFlow<()>,
 ) {
-    let mut tokens = tokens::Tokens::new(input);
+    let mut tokens = Tokens::new(input);
     let case = |number, line, query| {
         Item::Case(Case {
             number,
@@ -174,9 +176,9 @@ pub(crate) fn read_cases<'a>(
                 }
                 return;
             }
-            Some(tokens::Group::Valid(query, line)) => out(case(number, line, Ok(query))),
-            Some(tokens::Group::Invalid(error, line)) => out(case(number, line, Err(error))),
-            Some(tokens::Group::Truncated(read, line)) => {
+            Some(Group::Valid(query, line)) => out(case(number, line, Ok(query))),
+            Some(Group::Invalid(error, line)) => out(case(number, line, Err(error))),
+            Some(Group::Truncated(read, line)) => {
                 let error = truncated(layout, read, count.as_ref(), number);
                 let _ = out(case(number, line, Err(error)));
                 return;
@@ -192,12 +194,7 @@ pub(crate) fn read_cases<'a>(
 
 /// The error for input that ends inside a case (after `read` tokens) or before all announced
 /// cases (`read` is 0 then).
-fn truncated(
-    layout: tokens::Layout,
-    read: usize,
-    count: Option<&Count>,
-    number: usize,
-) -> ReadError {
+fn truncated(layout: Layout, read: usize, count: Option<&Count>, number: usize) -> ReadError {
     match (read, count) {
         (0, Some(count)) => ReadError::Missing {
             read: number - 1,
@@ -214,24 +211,22 @@ fn truncated(
 /// A sliding-tile board from its tiles' tokens. A number out of range is quoted as it was typed
 /// (solver-core shows the number it read, which saturates for very long ones).
 pub(crate) fn board_from_tokens<const W: usize>(
-    tokens: &[tokens::Token],
+    tokens: &[Token],
 ) -> Result<solver_core::Board<W>, ReadError> {
-    solver_core::Board::<W>::from_tokens(tokens.iter().map(tokens::Token::text)).map_err(
-        |e| match e {
-            solver_core::BoardError::OutOfRange { index, value, max }
-                if tokens
-                    .get(index)
-                    .is_some_and(|token| token.text() != value.to_string()) =>
-            {
-                ReadError::OutOfRange {
-                    index: index + 1,
-                    token: tokens[index].quoted(),
-                    max,
-                }
+    solver_core::Board::<W>::from_tokens(tokens.iter().map(Token::text)).map_err(|e| match e {
+        solver_core::BoardError::OutOfRange { index, value, max }
+            if tokens
+                .get(index)
+                .is_some_and(|token| token.text() != value.to_string()) =>
+        {
+            ReadError::OutOfRange {
+                index: index + 1,
+                token: tokens[index].quoted(),
+                max,
             }
-            e => ReadError::Board(e),
-        },
-    )
+        }
+        e => ReadError::Board(e),
+    })
 }
 
 /// Writes a move string and a newline: lowercase letters from solver-core, or uppercase.

@@ -1,7 +1,8 @@
 //! What reading a case at a position found, kept by the source (`source`) between readings so
-//! that the tokeniser (`tokens`) does not read the same positions again: a leaf both use.
+//! that the search for case boundaries (`recovery`) does not read the same positions again: a
+//! leaf that both, and the lexer's cursors (`tokens`, for [`Place`]), use without a circle.
 
-/// What a reading found, for the tokeniser's shapes.
+/// What a reading found, for the shapes the recovery looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Found {
     /// A case's worth of tokens.
@@ -16,7 +17,7 @@ pub(crate) enum Found {
 }
 
 /// Where a cursor is, without the input it is in: how the source remembers the cursor after a
-/// reading (`Tokens::look` in `tokens`).
+/// reading (`Tokens::look` in `recovery`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Place {
     pub(super) pos: u64,

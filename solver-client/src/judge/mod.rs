@@ -9,6 +9,7 @@
 //! | `uva10181` | `N`, then N 4×4 boards | `LRUD` moves or `This puzzle is not solvable.` |
 //! | `poj1198`, `hdu1401` | start and end positions until end of input | `YES` / `NO` within 8 moves |
 
+pub(crate) mod attempt;
 pub(crate) mod eight;
 pub(crate) mod eight_ii;
 pub(crate) mod fifteen;
@@ -16,6 +17,7 @@ pub(crate) mod format;
 mod found;
 pub(crate) mod printer;
 mod problem;
+pub(crate) mod recovery;
 pub(crate) mod run;
 pub(crate) mod solitaire;
 pub(crate) mod source;

@@ -10,8 +10,9 @@ use std::ops::ControlFlow;
 use solver_core::solitaire::{DEFAULT_MAX_MOVES, Position, Square};
 
 use super::format::{Format, Item, RenderError, collect, read_cases};
+use super::recovery::Layout;
 use super::source::Source;
-use super::tokens::{Layout, Token};
+use super::tokens::Token;
 use crate::case::{Answer, Input, Pair, Query};
 use crate::output::Output;
 use crate::read_error::ReadError;
