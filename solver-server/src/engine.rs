@@ -6,7 +6,7 @@ use solver_core::fifteen::{DatabaseSet, Fifteen, Partition, SlicedSearch};
 use solver_core::{Board3, Board4, Move, Pace, Stop, Stopped, eight, solitaire};
 
 use crate::config::Kind;
-use crate::data::DataDir;
+use solver_store::Loader;
 
 pub(crate) use solver_core::solitaire::{Position, Square, Step};
 
@@ -83,7 +83,7 @@ impl Engine {
     pub(crate) fn prepare_fifteen(
         &self,
         target: &Board4,
-        data: &DataDir,
+        data: &Loader,
         threads: usize,
         pace: &dyn Pace,
     ) {

@@ -171,7 +171,7 @@ fn shared_state(
             config.table_memory << 20,
             config.request_build_memory.saturating_mul(1 << 20),
         )),
-        data,
+        data: solver_store::Loader::new(data, config.findings.clone()),
         streams: Arc::new(Semaphore::new(config.max_streams)),
         draining: CancellationToken::new(),
         abort: CancellationToken::new(),

@@ -5,12 +5,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use solver_core::fifteen::{self, DatabaseSet, Partition};
+use solver_core::fifteen;
+use solver_store::{Loader, STANDARD, STRONG};
 use tonic_health::ServingStatus;
 
 use super::lifecycle::Health;
 use crate::config::{Config, Kind};
-use crate::data::DataDir;
 use crate::engine::Engine;
 use crate::metrics::Metrics;
 use crate::scheduler::{JobError, Scheduler, run_paced};
@@ -24,7 +24,7 @@ use crate::scheduler::{JobError, Scheduler, run_paced};
 pub(super) fn spawn(
     config: &Config,
     engine: Arc<Engine>,
-    data: DataDir,
+    data: Loader,
     health: Health,
     metrics: Arc<Metrics>,
     scheduler: Arc<Scheduler>,
@@ -86,7 +86,12 @@ pub(super) fn spawn(
                 }
             }
         }
-        let Some(dir) = data.path().filter(|_| missing).map(Path::to_path_buf) else {
+        let Some(dir) = data
+            .data()
+            .path()
+            .filter(|_| missing)
+            .map(Path::to_path_buf)
+        else {
             return;
         };
         if !build {
@@ -112,7 +117,3 @@ pub(super) fn spawn(
         metrics.set_fifteen_heuristic(engine.fifteen_method());
     });
 }
-
-/// The 15-puzzle's standard databases: the 6-6-3 set, built in seconds, and the 7-8 set.
-const STANDARD: DatabaseSet = DatabaseSet::Standard(Partition::P663);
-const STRONG: DatabaseSet = DatabaseSet::Standard(Partition::P78);

@@ -56,7 +56,7 @@ pub(crate) struct Shared {
     /// The tables of the other sliding shapes (complete tables, pattern databases).
     pub(crate) grids: Arc<crate::grids::Grids>,
     /// Where pattern databases are loaded from and stored.
-    pub(crate) data: crate::data::DataDir,
+    pub(crate) data: solver_store::Loader,
     /// One permit per stream that may be open.
     pub(crate) streams: Arc<Semaphore>,
     /// Fires when shutdown begins: streams stop reading and finish what they have.
