@@ -4,9 +4,9 @@
 
 use solver_core::fifteen::{DatabaseSet, Fifteen, Partition, SlicedSearch};
 use solver_core::{Board3, Board4, Move, Pace, Stop, Stopped, eight, solitaire};
+use solver_store::Loader;
 
 use crate::config::Kind;
-use solver_store::Loader;
 
 pub(crate) use solver_core::solitaire::{Position, Square, Step};
 

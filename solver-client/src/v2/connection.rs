@@ -12,8 +12,7 @@ use tonic::transport::Channel;
 use tonic::{Code, Status};
 
 use super::refusal::refused;
-use crate::embedded::Embedded;
-use crate::embedded::Tables;
+use crate::embedded::{Embedded, Tables};
 use crate::endpoints::{self, Endpoint};
 use crate::link::Link;
 
