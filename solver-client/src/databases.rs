@@ -8,10 +8,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use solver_core::fifteen::{DatabaseSet, Partition};
+use solver_core::fifteen::DatabaseSet;
 use solver_core::tiles::grid::Grid;
 use solver_core::{Pace, Progress, Turn, Unpaced};
-use solver_server::{BuildEvent, DataDir, Stored};
+use solver_store::{BuildEvent, DataDir, STRONG, Stored, flags};
 
 use crate::progress;
 
@@ -41,7 +41,7 @@ pub(crate) enum Databases {
         blank: Option<usize>,
         /// With `--size`: the memory a build may take, in MiB (a smaller budget gets smaller
         /// pattern databases, and weaker).
-        #[arg(long, value_name = "MIB", default_value_t = 4096, requires = "size")]
+        #[arg(long, value_name = "MIB", default_value_t = flags::TABLE_MEMORY_MIB, requires = "size")]
         table_memory: u64,
     },
     /// List the data directory: which sets are stored, their sizes, and where.
@@ -73,18 +73,19 @@ pub(crate) fn run(
     }
 }
 
-/// The set that matters most, and takes minutes.
-const STRONG: DatabaseSet = DatabaseSet::Standard(Partition::P78);
-
 /// After an embedded server has answered: when it found the stored 7-8 set failing its checks
-/// (it warned, and answered with the 6-6-3 set), builds the set again now, so later runs have it
-/// (minutes on every core; Ctrl-C stops, and `databases build` does it later). The smaller sets
-/// the server rebuilt at once by itself.
+/// (among the sets it reported `unusable`: it warned, and answered with the 6-6-3 set), builds
+/// the set again now, so later runs have it (minutes on every core; Ctrl-C stops, and `databases
+/// build` does it later). The smaller sets the server rebuilt at once by itself.
 ///
 /// # Errors
 /// When the set cannot be built or stored.
-pub(crate) fn rebuild_found_unusable(data: &DataDir, progress_wanted: bool) -> anyhow::Result<()> {
-    if !data.found_unusable().contains(&STRONG) {
+pub(crate) fn rebuild_found_unusable(
+    data: &DataDir,
+    unusable: &[DatabaseSet],
+    progress_wanted: bool,
+) -> anyhow::Result<()> {
+    if !unusable.contains(&STRONG) {
         return Ok(());
     }
     eprintln!(
@@ -160,7 +161,7 @@ fn build_shapes(
             report: &report,
             name: &name,
         };
-        solver_server::build_shape(data.clone(), grid, blank, threads, budget_mib, &pace)
+        solver_store::build_shape(data.clone(), grid, blank, threads, budget_mib, &pace)
             .with_context(|| name.clone())?;
         report.clear();
         eprintln!(

@@ -3,12 +3,44 @@
 //! It is the real `solver_server::serve` on a loopback port with its own multi-threaded runtime
 //! on a background thread, and the client talks gRPC to it exactly as to a remote server. So one
 //! command works on a fresh machine, and the embedded path tests the same code as production.
+//!
+//! This is the one file of the client that knows the server crate: the rest of the client says
+//! which tables a run needs ([`Tables`]), and learns what the server found in the data directory
+//! from [`Embedded::stop`].
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use solver_server::{Config, DataDir, Kind, ServingStatus};
+use solver_core::fifteen::DatabaseSet;
+use solver_server::{Config, Kind, ServingStatus};
+use solver_store::{DataDir, Findings, Found};
 use tokio::sync::oneshot;
+
+/// The tables a run needs ready, by the puzzle its cases are: what the embedded server warms up
+/// before it reports SERVING.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tables {
+    /// The 8-puzzle's complete table.
+    Eight,
+    /// The 15-puzzle's pattern databases.
+    Fifteen,
+    /// Solitaire (no tables).
+    Solitaire,
+    /// Any other sliding shape (its tables are built on its first case).
+    Sliding,
+}
+
+impl Tables {
+    /// The server's name for these tables' puzzle kind.
+    fn kind(self) -> Kind {
+        match self {
+            Tables::Eight => Kind::Eight,
+            Tables::Fifteen => Kind::Fifteen,
+            Tables::Solitaire => Kind::Solitaire,
+            Tables::Sliding => Kind::Sliding,
+        }
+    }
+}
 
 /// Why the embedded server is not there.
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +65,8 @@ pub(crate) enum EmbeddedError {
 #[derive(Debug)]
 pub(crate) struct Embedded {
     addr: SocketAddr,
+    /// What the server reports of the files it finds in the data directory.
+    found: Found,
     _shutdown: oneshot::Sender<()>,
 }
 
@@ -42,20 +76,25 @@ impl Embedded {
     ///
     /// # Errors
     /// If no loopback port can be bound or no thread started.
-    pub(crate) fn start(warm_up: Vec<Kind>, data: DataDir) -> Result<Self, EmbeddedError> {
+    pub(crate) fn start(warm_up: Vec<Tables>, data: DataDir) -> Result<Self, EmbeddedError> {
         let listener =
             std::net::TcpListener::bind(("127.0.0.1", 0)).map_err(EmbeddedError::Bind)?;
         listener
             .set_nonblocking(true)
             .map_err(EmbeddedError::Bind)?;
         let addr = listener.local_addr().map_err(EmbeddedError::Bind)?;
+        let (findings, found) = Findings::channel();
         let config = Config {
-            warm_up: warm_up.into(),
+            warm_up: warm_up
+                .into_iter()
+                .map(Tables::kind)
+                .collect::<Vec<_>>()
+                .into(),
             // Stored databases are loaded, built ones stored, so only the first run builds; a
             // short-lived client never builds the 7-8 set by itself (`databases build` does).
             no_data_dir: data.path().is_none(),
             data_dir: data.path().map(Into::into),
-            shared_data: Some(data),
+            findings,
             build_databases: false,
             ..Config::default()
         };
@@ -94,8 +133,21 @@ impl Embedded {
             .map_err(EmbeddedError::Thread)?;
         Ok(Self {
             addr,
+            found,
             _shutdown: shutdown,
         })
+    }
+
+    /// Asks the server to shut down (as dropping it does) and returns the 15-puzzle sets whose
+    /// stored file it found unusable (it warned, and did without them) and did not store again.
+    pub(crate) fn stop(self) -> Vec<DatabaseSet> {
+        let Self {
+            found,
+            _shutdown: shutdown,
+            ..
+        } = self;
+        drop(shutdown);
+        found.unusable()
     }
 
     /// The URL to connect to.
@@ -132,3 +184,27 @@ impl Embedded {
 const POLL: Duration = Duration::from_secs(1);
 /// How long the embedded server may take to get its tables ready (the 15-puzzle's take seconds).
 const READY_LIMIT: Duration = Duration::from_secs(600);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stored 7-8 file that fails its checks: the server warms up with the 6-6-3 set, and the
+    /// client learns from it that the 7-8 set is to be built again (after answering).
+    #[test]
+    fn the_server_reports_a_corrupt_strong_set() {
+        let dir = std::env::temp_dir().join(format!("solver-embedded-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = DataDir::new(Some(dir.clone()));
+        std::fs::write(data.file(solver_store::STRONG).unwrap(), b"SLIDEPDB").unwrap();
+        let embedded = Embedded::start(vec![Tables::Fifteen], data).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(embedded.ready()).unwrap();
+        assert_eq!(embedded.stop(), [solver_store::STRONG]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -51,7 +51,7 @@ pub(crate) struct LinkArgs {
     /// Deadline of every call (sent as `grpc-timeout`; e.g. `500ms`, `30s`, `2m`). A run is one
     /// call: cases still unanswered when it passes are reported, the others keep their answers.
     #[arg(long, global = true, env = "SOLVER_TIMEOUT", value_name = "DURATION",
-          value_parser = solver_server::parse_duration)]
+          value_parser = solver_store::flags::parse_duration)]
     pub(crate) timeout: Option<Duration>,
 
     /// Compress requests with gzip and accept gzip-compressed responses.

@@ -48,7 +48,8 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use clap::{CommandFactory as _, Parser, Subcommand};
-use solver_server::DataDir;
+use solver_store::DataDir;
+use solver_store::flags;
 
 use crate::judge::Problem;
 use crate::link::{Link, LinkArgs};
@@ -86,14 +87,14 @@ struct Cli {
     /// stored there when built (so each is built once); default: the platform's cache directory
     /// (`$XDG_CACHE_HOME/puzzle-solver`, else `~/.cache/puzzle-solver`). The server's own
     /// `--data-dir` decides for a remote server.
-    #[arg(long, global = true, env = "SOLVER_DATA_DIR", value_name = "DIR")]
+    #[arg(long, global = true, env = flags::DATA_DIR_ENV, value_name = "DIR")]
     data_dir: Option<PathBuf>,
 
     /// Keep no pattern databases between runs (the embedded server builds them in memory).
     #[arg(
         long,
         global = true,
-        env = "SOLVER_NO_DATA_DIR",
+        env = flags::NO_DATA_DIR_ENV,
         conflicts_with = "data_dir"
     )]
     no_data_dir: bool,
@@ -105,10 +106,7 @@ struct Cli {
 impl Cli {
     /// The data directory the flags choose.
     fn data(&self) -> DataDir {
-        if self.no_data_dir {
-            return DataDir::new(None);
-        }
-        DataDir::new(self.data_dir.clone().or_else(DataDir::default_path))
+        DataDir::from_flags(self.data_dir.clone(), self.no_data_dir)
     }
 }
 
@@ -325,9 +323,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             unreachable!("these run on their own, above")
         }
     };
-    if embedded.is_some() {
-        drop(embedded);
-        if let Err(e) = databases::rebuild_found_unusable(&data, !cli.no_progress) {
+    if let Some(embedded) = embedded {
+        let unusable = embedded.stop();
+        if let Err(e) = databases::rebuild_found_unusable(&data, &unusable, !cli.no_progress) {
             eprintln!("solver-client: warning: {e:#}");
         }
     }

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
-use crate::data::DataDir;
+use solver_store::flags::{self, DurationError, parse_duration};
+use solver_store::{DataDir, Findings};
 
 /// A puzzle kind: the name it has in flags, logs and metric labels. Each is served by one module
 /// of the server, which names its kind; this list is what flags and metrics enumerate.
@@ -127,18 +128,18 @@ pub struct Config {
     /// databases is loaded from it when stored there and stored there when built, so each is
     /// built once; with the 7-8 set stored (about 0.3 s to load, 577 MB of memory) every
     /// 15-puzzle case is answered with it.
-    #[arg(long, env = "SOLVER_DATA_DIR", value_name = "DIR")]
+    #[arg(long, env = flags::DATA_DIR_ENV, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
     /// Keep no pattern databases between runs: build what is needed in memory each time.
-    #[arg(long, env = "SOLVER_NO_DATA_DIR", conflicts_with = "data_dir")]
+    #[arg(long, env = flags::NO_DATA_DIR_ENV, conflicts_with = "data_dir")]
     pub no_data_dir: bool,
 
-    /// Not a flag: a data directory value to use instead of `data_dir` and `no_data_dir`. A
-    /// program that embeds the server passes its own and learns through it what the server
-    /// found ([`DataDir::found_unusable`]).
+    /// Not a flag: where the server reports what it finds in its data directory (a stored
+    /// 15-puzzle file that fails its checks, a set stored), by default nowhere. A program that
+    /// embeds the server passes one end of [`Findings::channel`] and learns what it found.
     #[arg(skip)]
-    pub shared_data: Option<DataDir>,
+    pub findings: Findings,
 
     /// When the data directory has no 7-8 databases yet: build them in the background (minutes
     /// of one core, about 1.5 GB of memory) and store them there (`true`), or do without
@@ -188,7 +189,7 @@ pub struct Config {
     #[arg(
         long,
         env = "SOLVER_TABLE_MEMORY",
-        default_value_t = 4096,
+        default_value_t = flags::TABLE_MEMORY_MIB,
         value_name = "MIB"
     )]
     pub table_memory: u64,
@@ -362,13 +363,7 @@ impl Config {
     /// directory, or none with `no_data_dir`.
     #[must_use]
     pub fn data(&self) -> DataDir {
-        if let Some(data) = &self.shared_data {
-            return data.clone();
-        }
-        if self.no_data_dir {
-            return DataDir::new(None);
-        }
-        DataDir::new(self.data_dir.clone().or_else(DataDir::default_path))
+        DataDir::from_flags(self.data_dir.clone(), self.no_data_dir)
     }
 
     /// The TLS files these settings name, if any.
@@ -450,20 +445,9 @@ pub enum FlagError {
         /// Why it does not parse.
         source: std::net::AddrParseError,
     },
-    /// No number where a duration begins.
-    #[error("{0:?} is not a duration like 500ms, 30s, 5m or 1h")]
-    NotADuration(String),
-    /// A duration with a unit other than `ms`, `s`, `m` or `h`.
-    #[error("{text:?} has unit {unit:?}; use ms, s, m or h (e.g. 500ms, 30s, 5m)")]
-    DurationUnit {
-        /// The value given.
-        text: String,
-        /// The unit found.
-        unit: String,
-    },
-    /// A duration too long to represent.
-    #[error("{0:?} is too long a duration")]
-    DurationTooLong(String),
+    /// Not a duration ([`parse_duration`]).
+    #[error(transparent)]
+    Duration(#[from] DurationError),
     /// A name in `--warm-up` that is not a puzzle kind.
     #[error("{0:?} is not a puzzle kind: expected eight, fifteen, solitaire or none")]
     NotAKind(String),
@@ -529,41 +513,10 @@ fn parse_optional_addr(text: &str) -> Result<Option<SocketAddr>, FlagError> {
     }
 }
 
-/// Reads `250ms`, `30s`, `5m`, `1h` or a bare number of seconds.
-///
-/// # Errors
-/// A [`FlagError`] saying what a duration looks like.
-pub fn parse_duration(text: &str) -> Result<Duration, FlagError> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (digits, unit) = text.split_at(split);
-    let value: u64 = digits
-        .parse()
-        .map_err(|_| FlagError::NotADuration(text.to_owned()))?;
-    let seconds = |per: u64| {
-        value
-            .checked_mul(per)
-            .map(Duration::from_secs)
-            .ok_or_else(|| FlagError::DurationTooLong(text.to_owned()))
-    };
-    match unit {
-        "ms" => Ok(Duration::from_millis(value)),
-        "" | "s" => seconds(1),
-        "m" => seconds(60),
-        "h" => seconds(3600),
-        _ => Err(FlagError::DurationUnit {
-            text: text.to_owned(),
-            unit: unit.to_owned(),
-        }),
-    }
-}
-
 fn parse_optional_duration(text: &str) -> Result<Option<Duration>, FlagError> {
     match text.trim() {
         "off" | "none" | "" => Ok(None),
-        other => parse_duration(other).map(Some),
+        other => Ok(Some(parse_duration(other)?)),
     }
 }
 
@@ -583,27 +536,18 @@ mod tests {
 
     #[test]
     fn durations() {
-        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
-        assert_eq!(parse_duration("30"), Ok(Duration::from_secs(30)));
-        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
-        assert_eq!(
-            parse_duration("5 weeks"),
-            Err(FlagError::DurationUnit {
-                text: "5 weeks".to_owned(),
-                unit: " weeks".to_owned()
-            })
-        );
-        assert_eq!(
-            parse_duration("ms"),
-            Err(FlagError::NotADuration("ms".to_owned()))
-        );
-        assert_eq!(
-            parse_duration("18446744073709551615h"),
-            Err(FlagError::DurationTooLong(
-                "18446744073709551615h".to_owned()
-            ))
-        );
+        // The parsing itself is `solver_store::flags`' (shared with the client), tested there.
         assert_eq!(parse_optional_duration("off"), Ok(None));
+        assert_eq!(
+            parse_optional_duration("5m"),
+            Ok(Some(Duration::from_secs(300)))
+        );
+        assert_eq!(
+            parse_optional_duration("ms"),
+            Err(FlagError::Duration(DurationError::NotADuration(
+                "ms".to_owned()
+            )))
+        );
     }
 
     /// What clap prints after the flag's name: the value and the rule it breaks.

@@ -33,7 +33,6 @@ mod cache;
 mod coalesce;
 mod config;
 mod convert;
-mod data;
 mod errors;
 mod health;
 mod http;
@@ -49,11 +48,10 @@ mod watch;
 mod web;
 
 pub use auth::AuthError;
-pub use config::{Config, FlagError, Kind, WarmUp, parse_duration};
-pub use data::{BuildEvent, DataDir, DataError, Stored};
+pub use config::{Config, FlagError, Kind, WarmUp};
 pub use errors::ServeError;
 pub use probe::{ProbeError, ProbeTls, check_health, check_health_with};
-pub use puzzles::sliding::{Engine, ShapeError, build_shape};
+pub use puzzles::sliding::Engine;
 pub use server::{serve, serve_with};
 pub use tls::{TlsError, TlsPaths};
 /// A server's health, as `grpc.health.v1` reports it ([`check_health`]).

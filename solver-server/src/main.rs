@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
 use solver_core::fifteen::DatabaseSet;
-use solver_server::{BuildEvent, Config, DataDir};
+use solver_server::Config;
+use solver_store::flags::{self, parse_duration};
+use solver_store::{BuildEvent, DataDir};
 use tracing_subscriber::EnvFilter;
 
 /// Log line format.
@@ -51,7 +53,7 @@ enum Command {
         #[arg(long, default_value = "127.0.0.1:50051")]
         addr: String,
         /// How long to wait for the answer.
-        #[arg(long, default_value = "2s", value_parser = solver_server::parse_duration)]
+        #[arg(long, default_value = "2s", value_parser = parse_duration)]
         timeout: Duration,
         /// TLS: CA certificates (PEM) to trust (implies TLS for a `host:port` address).
         #[arg(long, value_name = "PEM")]
@@ -72,7 +74,7 @@ enum Command {
     BuildDatabases {
         /// The directory to store them in (created if missing); default: the platform's cache
         /// directory, as for serving.
-        #[arg(long, env = "SOLVER_DATA_DIR", value_name = "DIR")]
+        #[arg(long, env = flags::DATA_DIR_ENV, value_name = "DIR")]
         data_dir: Option<PathBuf>,
         /// Build every set again, even those stored and intact.
         #[arg(long)]
@@ -138,7 +140,7 @@ fn main() -> ExitCode {
 
 /// Builds the sets the data directory lacks on every core, logging each finished layer.
 fn build_databases(data_dir: Option<PathBuf>, force: bool) -> anyhow::Result<()> {
-    let data = DataDir::new(data_dir.or_else(DataDir::default_path));
+    let data = DataDir::from_flags(data_dir, false);
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let started = Instant::now();
     data.build_missing(&DatabaseSet::ALL, force, threads, &|event| match event {

@@ -7,12 +7,12 @@ use clap::Subcommand;
 use solver_core::solitaire::DEFAULT_MAX_MOVES;
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
-use solver_server::Kind;
 
 use super::printer::Printer;
 use super::sliding;
 use super::view::View;
 use crate::case::{Case, Input, MaxRatio, Query};
+use crate::embedded::Tables;
 use crate::judge::{Format, eight, fifteen, solitaire};
 
 /// How `solve sliding` reads boards, for `--help`.
@@ -95,11 +95,11 @@ pub(crate) enum Puzzle {
 
 impl Puzzle {
     /// The kind of puzzle (the server tables to warm up).
-    pub(crate) fn kind(&self) -> Kind {
+    pub(crate) fn kind(&self) -> Tables {
         match self {
-            Puzzle::Eight { .. } => Kind::Eight,
-            Puzzle::Fifteen { .. } => Kind::Fifteen,
-            Puzzle::Solitaire { .. } => Kind::Solitaire,
+            Puzzle::Eight { .. } => Tables::Eight,
+            Puzzle::Fifteen { .. } => Tables::Fifteen,
+            Puzzle::Solitaire { .. } => Tables::Solitaire,
             Puzzle::Sliding { size, .. } => crate::puzzle::tables(*size),
         }
     }

@@ -2,10 +2,9 @@
 
 use std::fmt;
 
-use solver_server::Kind;
-
 use super::format::Format;
 use super::{eight, eight_ii, fifteen, solitaire};
+use crate::embedded::Tables;
 
 /// The judge problems the client speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -69,11 +68,13 @@ impl Problem {
     }
 
     /// The kind of puzzle this problem's cases are (the server tables to warm up).
-    pub(crate) fn kind(self) -> Kind {
+    pub(crate) fn kind(self) -> Tables {
         match self {
-            Problem::Poj1077 | Problem::Hdu1043 | Problem::Uva652 | Problem::Hdu3567 => Kind::Eight,
-            Problem::Uva10181 => Kind::Fifteen,
-            Problem::Poj1198 | Problem::Hdu1401 => Kind::Solitaire,
+            Problem::Poj1077 | Problem::Hdu1043 | Problem::Uva652 | Problem::Hdu3567 => {
+                Tables::Eight
+            }
+            Problem::Uva10181 => Tables::Fifteen,
+            Problem::Poj1198 | Problem::Hdu1401 => Tables::Solitaire,
         }
     }
 }

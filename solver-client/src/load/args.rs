@@ -3,7 +3,7 @@
 use std::num::ParseIntError;
 use std::time::Duration;
 
-use solver_server::parse_duration;
+use solver_store::flags::parse_duration;
 
 use super::class::Class;
 

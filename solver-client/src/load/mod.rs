@@ -43,7 +43,7 @@ use crate::{embedded, endpoints};
 pub(crate) fn run(
     server: Option<&str>,
     link: &Arc<Link>,
-    data: solver_server::DataDir,
+    data: solver_store::DataDir,
     progress: bool,
     args: Args,
 ) -> anyhow::Result<ExitCode> {

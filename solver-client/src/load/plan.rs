@@ -5,12 +5,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
-use solver_server::Kind;
 
 use super::args::{Args, Mix};
 use super::class::Class;
 use super::hard::{Hard, hard_boards};
 use super::rss;
+use crate::embedded::Tables;
 
 /// How long a run goes when neither `--duration` nor `--cases` is given.
 const DEFAULT_DURATION: Duration = Duration::from_secs(10);
@@ -120,12 +120,12 @@ impl Plan {
     }
 
     /// The server tables worth building before the run (not timed).
-    pub(super) fn warm_up(&self) -> Vec<Kind> {
+    pub(super) fn warm_up(&self) -> Vec<Tables> {
         let mut kinds = Vec::new();
         for &(class, _, _) in &self.classes {
             let kind = match class {
-                Class::Eight => Kind::Eight,
-                Class::FifteenEasy | Class::FifteenHard => Kind::Fifteen,
+                Class::Eight => Tables::Eight,
+                Class::FifteenEasy | Class::FifteenHard => Tables::Fifteen,
                 Class::Solitaire => continue,
             };
             if !kinds.contains(&kind) {

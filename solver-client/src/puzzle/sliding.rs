@@ -10,11 +10,11 @@ use solver_core::tiles::grid_board::GridBoard;
 use solver_core::{Move, parse_moves};
 use solver_proto::v2 as pb;
 use solver_proto::v2::{solution, solve_request, solve_response};
-use solver_server::Kind;
 
 use super::{Puzzle, plural};
 use crate::case::{Answer, Sliding};
 use crate::draw::show_grid;
+use crate::embedded::Tables;
 use crate::output::Output;
 use crate::reply::ReplyError;
 
@@ -171,11 +171,11 @@ impl Sliding {
 
 /// The tables a server gets ready for boards of `grid`: the 8-puzzle's table, the 15-puzzle's
 /// databases, or those of any other shape (built on its first case).
-pub(crate) fn tables(grid: Grid) -> Kind {
+pub(crate) fn tables(grid: Grid) -> Tables {
     match grid {
-        Grid::EIGHT => Kind::Eight,
-        Grid::FIFTEEN => Kind::Fifteen,
-        _ => Kind::Sliding,
+        Grid::EIGHT => Tables::Eight,
+        Grid::FIFTEEN => Tables::Fifteen,
+        _ => Tables::Sliding,
     }
 }
 

@@ -5,9 +5,9 @@ use std::io;
 use anyhow::bail;
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
-use solver_server::Kind;
 
 use crate::case::Query;
+use crate::embedded::Tables;
 use crate::judge::{Format, eight, fifteen};
 use crate::output::Output;
 
@@ -39,7 +39,7 @@ impl AnyBoard {
     }
 
     /// The server tables it needs.
-    pub(super) fn kind(&self) -> Kind {
+    pub(super) fn kind(&self) -> Tables {
         crate::puzzle::tables(self.0.grid())
     }
 }

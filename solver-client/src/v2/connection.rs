@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use solver_proto::v2::solver_service_client::SolverServiceClient;
-use solver_server::{DataDir, Kind};
+use solver_store::DataDir;
 use tonic::transport::Channel;
 use tonic::{Code, Status};
 
 use super::refusal::refused;
-use crate::embedded::Embedded;
+use crate::embedded::{Embedded, Tables};
 use crate::endpoints::{self, Endpoint};
 use crate::link::Link;
 
@@ -34,7 +34,7 @@ impl Connection {
         server: Option<&str>,
         link: &Arc<Link>,
         data: DataDir,
-        kind: Kind,
+        kind: Tables,
     ) -> anyhow::Result<Self> {
         let embedded = match server {
             Some(_) => None,

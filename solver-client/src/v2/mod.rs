@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Subcommand;
-use solver_server::DataDir;
+use solver_store::DataDir;
 
 use crate::link::Link;
 

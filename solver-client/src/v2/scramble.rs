@@ -5,10 +5,11 @@ use std::hash::BuildHasher as _;
 use std::io::{self, Write as _};
 use std::process::ExitCode;
 
+use crate::embedded::Tables;
 use crate::link::Link;
 use solver_core::tiles::grid::Grid;
 use solver_proto::v2 as pb;
-use solver_server::{DataDir, Kind};
+use solver_store::DataDir;
 use std::sync::Arc;
 
 use super::boards::{AnyBoard, line, write_board};
@@ -61,9 +62,9 @@ pub(super) fn run(
         std::collections::hash_map::RandomState::new().hash_one(std::time::SystemTime::now())
     });
     let kind = match (args.size.rows(), args.size.cols()) {
-        (3, 3) => Kind::Eight,
-        (4, 4) => Kind::Fifteen,
-        _ => Kind::Sliding,
+        (3, 3) => Tables::Eight,
+        (4, 4) => Tables::Fifteen,
+        _ => Tables::Sliding,
     };
     let (rows, cols) = (side(args.size.rows()), side(args.size.cols()));
     let connection = Connection::open(server, link, data, kind)?;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use crate::link::Link;
 use anyhow::bail;
 use solver_proto::v2 as pb;
-use solver_server::DataDir;
+use solver_store::DataDir;
 use std::sync::Arc;
 
 use super::boards::Boards;

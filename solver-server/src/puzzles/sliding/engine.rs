@@ -3,9 +3,9 @@
 
 use solver_core::fifteen::{DatabaseSet, Fifteen, Partition, SlicedSearch};
 use solver_core::{Board3, Board4, Move, Pace, eight};
+use solver_store::Loader;
 
 use crate::config::Kind;
-use crate::data::DataDir;
 
 /// The solvers the server owns and its searches share read-only: the 8-puzzle's tables and the
 /// 15-puzzle's databases, each built on first use, at warm-up, or loaded from the data
@@ -77,7 +77,7 @@ impl Engine {
     pub(crate) fn prepare_fifteen(
         &self,
         target: &Board4,
-        data: &DataDir,
+        data: &Loader,
         threads: usize,
         pace: &dyn Pace,
     ) {

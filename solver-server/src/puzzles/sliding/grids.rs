@@ -7,27 +7,20 @@
 //! do without: while a small board's table is built, cases are searched by IDA* with Manhattan
 //! distance (milliseconds on these boards); a larger board's case waits for its databases,
 //! without which its search would take hours. A set whose build would not fit the memory budget
-//! is never built, and its cases are searched with Manhattan distance.
+//! is never built, and its cases are searched with Manhattan distance. The files themselves
+//! (names, checks, what fits a budget) are `solver_store::shapes`'.
 
 use std::collections::{HashMap, HashSet};
-use std::fs::File;
-use std::io::{BufReader, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Instant;
 
 use solver_core::tiles::fsm::{self, MovePruning, PruningTables};
 use solver_core::tiles::grid::Grid;
-use solver_core::tiles::grid_pdb::{self, GridDatabases, Partition};
-use solver_core::tiles::grid_table::{self, GridTable, GridTables};
+use solver_core::tiles::grid_pdb::{GridDatabases, Partition};
+use solver_core::tiles::grid_table::GridTables;
 use solver_core::{Move, Pace};
-
-use crate::data::{DataDir, write_atomically};
-
-/// The most cells of a board with pattern databases. Beyond the 24-puzzle an optimal search is
-/// within reach only near the target, where Manhattan distance does as well at once, while the
-/// databases would take minutes to build.
-const MAX_DATABASE_CELLS: usize = 25;
+use solver_store::DataDir;
+use solver_store::shapes::{self, MAX_DATABASE_CELLS, memory_budget, partition_for, tabled};
 
 /// What a case on a board of shape `grid` towards a target with the blank on `blank` can use.
 #[derive(Debug, Clone)]
@@ -69,45 +62,6 @@ pub(crate) struct Grids {
     pruning: PruningTables,
     /// The shapes whose automaton build has been started.
     pruning_builds: Mutex<HashSet<Grid>>,
-}
-
-/// Whether a shape's optimal answers come from a complete table.
-fn tabled(grid: Grid) -> bool {
-    grid.cells() <= GridTable::MAX_CELLS
-}
-
-/// Bytes a complete table takes: two bits per board of one parity class.
-fn table_bytes(grid: Grid) -> u64 {
-    let boards: u64 = (1..=grid.cells() as u64).product::<u64>() / 2;
-    boards / 4
-}
-
-/// `wanted` bytes, capped at half the cgroup's memory limit when there is one (a container):
-/// the other half is for everything else.
-fn memory_budget(wanted: u64) -> u64 {
-    let limit = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
-        .ok()
-        .and_then(|text| text.trim().parse::<u64>().ok());
-    limit.map_or(wanted, |limit| (limit / 2).min(wanted))
-}
-
-/// The partition of the databases for `grid` and `blank` whose build peaks within `budget`
-/// bytes: the default (Korf & Felner's 6-6-6-6 on the 24-puzzle) when it fits, else the largest
-/// automatic one that does; `None` when not even single tiles fit.
-fn partition_for(grid: Grid, blank: usize, budget: u64) -> Option<Partition> {
-    let default = Partition::default_for(grid, blank);
-    if default.build_bytes() <= budget {
-        return Some(default);
-    }
-    let mut tables = budget / 2;
-    while tables > 0 {
-        let partition = Partition::automatic(grid, blank, tables);
-        if partition.build_bytes() <= budget {
-            return Some(partition);
-        }
-        tables /= 2;
-    }
-    None
 }
 
 impl Grids {
@@ -181,10 +135,7 @@ impl Grids {
             return None;
         }
         let strongest = partition_for(grid, blank, self.room())?;
-        let stored = self
-            .data
-            .path()
-            .is_some_and(|dir| dir.join(grid_pdb::file_name(&strongest)).is_file());
+        let stored = shapes::databases_stored(&self.data, &strongest);
         if !stored || lock(&self.refused).contains(&(grid, blank)) {
             return None;
         }
@@ -243,8 +194,7 @@ impl Grids {
     /// Whether building what `grid` and `blank` need fits the memory budget beside what is held.
     fn affordable(&self, grid: Grid, blank: usize) -> bool {
         if tabled(grid) {
-            // The table, and the build's two frontier bit sets of one bit per board.
-            table_bytes(grid) * 3 <= self.room()
+            shapes::table_fits(grid, self.room())
         } else {
             grid.cells() <= MAX_DATABASE_CELLS && self.partition_to_use(grid, blank).is_some()
         }
@@ -254,21 +204,11 @@ impl Grids {
     /// it is stored (loading takes seconds), else the strongest whose build also fits the
     /// request build limit.
     fn partition_to_use(&self, grid: Grid, blank: usize) -> Option<Partition> {
-        let room = self.room();
-        let strongest = partition_for(grid, blank, room)?;
-        let stored = self
-            .data
-            .path()
-            .is_some_and(|dir| dir.join(grid_pdb::file_name(&strongest)).is_file());
-        if stored || strongest.build_bytes() <= self.request_build {
-            return Some(strongest);
-        }
-        partition_for(grid, blank, room.min(self.request_build))
+        shapes::partition_to_use(&self.data, grid, blank, self.room(), self.request_build)
     }
 
     /// Loads or builds (then stores) what `grid` and `blank` need; on a build thread.
     pub(crate) fn prepare(&self, grid: Grid, blank: usize, pace: &dyn Pace) {
-        let started = Instant::now();
         if tabled(grid) {
             let tables = {
                 let mut tables = lock(&self.tables);
@@ -278,152 +218,25 @@ impl Grids {
                 Arc::clone(entry)
             };
             // Every stored class's table: a file is read in well under a second.
-            for &cell in tables.classes() {
-                if tables.get(cell).is_some() {
-                    continue;
-                }
-                let name = grid_table::storage::file_name(grid, cell);
-                if let Some(table) =
-                    self.load(&name, |reader| GridTable::read_from(reader, grid, cell))
-                {
-                    self.held.fetch_add(table.bytes() as u64, Ordering::Relaxed);
-                    let _ = tables.insert(table);
-                }
-            }
+            let loaded = shapes::load_tables(&self.data, &tables);
+            self.held.fetch_add(loaded, Ordering::Relaxed);
             if tables.get(blank).is_some() {
                 return;
             }
-            let Ok(table) = tables.table(blank, pace) else {
+            let Some(bytes) = shapes::build_table(&self.data, &tables, blank, pace) else {
                 lock(&self.refused).insert((grid, blank));
                 return;
             };
-            self.held.fetch_add(table.bytes() as u64, Ordering::Relaxed);
-            tracing::info!(%grid, blank = table.blank(), radius = table.radius(), bytes = table.bytes(), elapsed = ?started.elapsed(), "complete table built");
-            let name = grid_table::storage::file_name(grid, table.blank());
-            self.store(&name, |writer| table.write_to(writer));
+            self.held.fetch_add(bytes, Ordering::Relaxed);
         } else {
             let Some(partition) = self.partition_to_use(grid, blank) else {
                 lock(&self.refused).insert((grid, blank));
                 return;
             };
-            let name = grid_pdb::file_name(&partition);
-            let set = match self.load(&name, |reader| GridDatabases::read_from(reader, &partition))
-            {
-                Some(set) => set,
-                None => {
-                    let set = GridDatabases::build(partition, self.threads, pace);
-                    tracing::info!(partition = %set.partition(), bytes = set.memory_bytes(), elapsed = ?started.elapsed(), "pattern databases built");
-                    self.store(&name, |writer| set.write_to(writer));
-                    set
-                }
-            };
+            let set = shapes::databases(&self.data, partition, self.threads, pace);
             self.held.fetch_add(set.memory_bytes(), Ordering::Relaxed);
             lock(&self.databases).insert((grid, blank), Arc::new(set));
         }
-    }
-
-    /// Reads the file `name` of the data directory with `read`: `None` when there is no such
-    /// file, or it fails its checks (a warning names it; it is built again and replaced).
-    fn load<T, E: std::fmt::Display>(
-        &self,
-        name: &str,
-        read: impl FnOnce(BufReader<File>) -> Result<T, E>,
-    ) -> Option<T> {
-        let path = self.data.path()?.join(name);
-        let file = File::open(&path).ok()?;
-        let started = Instant::now();
-        match read(BufReader::with_capacity(1 << 20, file)) {
-            Ok(value) => {
-                tracing::info!(path = %path.display(), elapsed = ?started.elapsed(), "table loaded");
-                Some(value)
-            }
-            Err(cause) => {
-                tracing::warn!(path = %path.display(), %cause, "stored table unusable: built again");
-                None
-            }
-        }
-    }
-
-    /// Writes the file `name` into the data directory atomically (see [`write_atomically`]);
-    /// a failure is logged, the table still serves this process.
-    fn store(&self, name: &str, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
-        let Some(dir) = self.data.path() else {
-            return;
-        };
-        match write_atomically(dir, name, write) {
-            Ok(path) => tracing::info!(path = %path.display(), "table stored"),
-            Err(cause) => {
-                tracing::warn!(%cause, name, "table not stored; it is built again next run");
-            }
-        }
-    }
-}
-
-/// Why [`build_shape`] left nothing.
-#[derive(Debug, thiserror::Error)]
-pub enum ShapeError {
-    /// The shape has neither a complete table nor pattern databases.
-    #[error(
-        "{grid} boards have no tables: more than {MAX_DATABASE_CELLS} cells (searched with Manhattan distance)"
-    )]
-    TooLarge {
-        /// The shape.
-        grid: Grid,
-    },
-    /// Not even the smallest tables fit the memory budget.
-    #[error("the {grid} tables do not fit {mib} MiB (--table-memory)")]
-    OverBudget {
-        /// The shape.
-        grid: Grid,
-        /// The budget, in MiB.
-        mib: u64,
-    },
-    /// The blank's cell is not on the board.
-    #[error("cell {blank} is not on a {grid} board (cells 0 to {})", grid.cells() - 1)]
-    NoSuchCell {
-        /// The shape.
-        grid: Grid,
-        /// The cell asked for.
-        blank: usize,
-    },
-}
-
-/// Loads, or builds and stores in `data`, what optimal cases on `grid` towards targets with
-/// the blank on `blank` use (the complete table of the blank's class, or a pattern database
-/// set), as a server would on their first case, on `threads` threads under `pace`, within
-/// `budget_mib` MiB. The server's log lines (loaded, built, stored) tell which happened.
-///
-/// # Errors
-/// [`ShapeError`] when the shape has no tables, they do not fit, or `blank` is off the board.
-pub fn build_shape(
-    data: DataDir,
-    grid: Grid,
-    blank: usize,
-    threads: usize,
-    budget_mib: u64,
-    pace: &dyn Pace,
-) -> Result<(), ShapeError> {
-    if blank >= grid.cells() {
-        return Err(ShapeError::NoSuchCell { grid, blank });
-    }
-    if !tabled(grid) && grid.cells() > MAX_DATABASE_CELLS {
-        return Err(ShapeError::TooLarge { grid });
-    }
-    // An operator's build: no request limit.
-    let grids = Grids::new(data, threads, budget_mib << 20, u64::MAX);
-    if !grids.affordable(grid, blank) {
-        return Err(ShapeError::OverBudget {
-            grid,
-            mib: budget_mib,
-        });
-    }
-    grids.prepare(grid, blank, pace);
-    match grids.held(grid, blank) {
-        Some(_) => Ok(()),
-        None => Err(ShapeError::OverBudget {
-            grid,
-            mib: budget_mib,
-        }),
     }
 }
 
@@ -476,7 +289,11 @@ mod tests {
         assert!(none.is_none());
         assert_eq!(started, 0, "no build for a bounded case");
         let partition = partition_for(grid, blank, grids.room()).unwrap();
-        std::fs::write(dir.join(grid_pdb::file_name(&partition)), b"stored").unwrap();
+        std::fs::write(
+            dir.join(solver_core::tiles::grid_pdb::file_name(&partition)),
+            b"stored",
+        )
+        .unwrap();
         let coming = grids.stored_databases(grid, blank, |_| started += 1);
         assert!(
             matches!(coming, Some(Help::Coming { wait: true })),

@@ -28,7 +28,6 @@ use solver_proto::v2 as pb;
 
 pub(crate) use case::{GridCase, SlidingCase, boards};
 pub use engine::Engine;
-pub use grids::{ShapeError, build_shape};
 pub(crate) use hint::hint;
 pub(crate) use scramble::scramble;
 pub(crate) use square::{Eight, Fifteen};

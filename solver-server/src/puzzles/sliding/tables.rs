@@ -4,11 +4,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
 use solver_core::tiles::scramble::EightLayers;
+use solver_store::Loader;
 
 use super::engine::Engine;
 use super::grids::Grids;
 use crate::config::Config;
-use crate::data::DataDir;
 
 /// Every table the family's searches share read-only, one owner per server: the 8- and
 /// 15-puzzle's ([`Engine`], which callers may share between servers), the other shapes'
@@ -19,8 +19,9 @@ pub(crate) struct Tables {
     pub(crate) engine: Arc<Engine>,
     /// The tables of the other shapes (complete tables, pattern databases).
     pub(crate) grids: Arc<Grids>,
-    /// Where pattern databases are loaded from and stored.
-    pub(crate) data: DataDir,
+    /// Where the 15-puzzle's pattern databases are loaded from and stored, and to whom what is
+    /// found there is reported.
+    pub(crate) data: Loader,
     /// Set while a 15-puzzle case's missing tables are being built (one build at a time).
     pub(crate) fifteen_building: Arc<AtomicBool>,
     /// Every 3×3 board by its distance from the goal, for `Scramble`; built on first use.
@@ -39,7 +40,7 @@ impl Tables {
                 config.table_memory << 20,
                 config.request_build_memory.saturating_mul(1 << 20),
             )),
-            data,
+            data: Loader::new(data, config.findings.clone()),
             fifteen_building: Arc::default(),
             layers: OnceLock::new(),
         }

@@ -5,7 +5,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use solver_core::fifteen::{self, DatabaseSet, Partition};
+use solver_core::fifteen;
+use solver_store::{STANDARD, STRONG};
 
 use crate::config::Kind;
 use crate::puzzles::Serving;
@@ -81,7 +82,12 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
                 }
             }
         }
-        let Some(dir) = data.path().filter(|_| missing).map(Path::to_path_buf) else {
+        let Some(dir) = data
+            .data()
+            .path()
+            .filter(|_| missing)
+            .map(Path::to_path_buf)
+        else {
             return;
         };
         if !build {
@@ -107,7 +113,3 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
         metrics.set_fifteen_heuristic(engine.fifteen_method());
     });
 }
-
-/// The 15-puzzle's standard databases: the 6-6-3 set, built in seconds, and the 7-8 set.
-const STANDARD: DatabaseSet = DatabaseSet::Standard(Partition::P663);
-const STRONG: DatabaseSet = DatabaseSet::Standard(Partition::P78);

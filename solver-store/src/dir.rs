@@ -10,34 +10,22 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use solver_core::fifteen::{DatabaseSet, Fifteen, PatternDatabases, storage};
 use solver_core::{Pace, Progress, Turn, Unpaced};
 
+use crate::findings::{Finding, Findings};
+
 /// The directory's name inside the platform's cache directory.
 const APPLICATION: &str = "puzzle-solver";
 
-/// Where stored databases live, or nowhere (`--no-data-dir`).
-///
-/// Clones share what they found: the sets whose stored file failed its checks and has not been
-/// stored again since, so a program that embeds a server learns what that server found (the
-/// client rebuilds a corrupt 7-8 set after answering with the 6-6-3 one).
-#[derive(Debug, Clone)]
+/// Where stored databases live, or nowhere (`--no-data-dir`): a path, nothing more. What a
+/// server finds there it reports through a [`Loader`]'s [`Findings`].
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DataDir {
     path: Option<PathBuf>,
-    unusable: Arc<Mutex<Vec<DatabaseSet>>>,
 }
-
-/// Two values are the same directory when their paths are; what they found is not compared.
-impl PartialEq for DataDir {
-    fn eq(&self, other: &Self) -> bool {
-        self.path == other.path
-    }
-}
-
-impl Eq for DataDir {}
 
 /// A data-directory operation that failed.
 #[derive(Debug, thiserror::Error)]
@@ -103,28 +91,17 @@ impl DataDir {
     /// The directory at `path`, or none.
     #[must_use]
     pub fn new(path: Option<PathBuf>) -> Self {
-        Self {
-            path,
-            unusable: Arc::default(),
-        }
+        Self { path }
     }
 
-    /// The sets whose stored file failed its checks when this value (or a clone) tried to
-    /// install it, and that have not been stored again since.
+    /// The directory the data-directory flags choose: none with `--no-data-dir` (`none`), else
+    /// `--data-dir` (`path`), else the platform's cache directory ([`default_path`](Self::default_path)).
     #[must_use]
-    pub fn found_unusable(&self) -> Vec<DatabaseSet> {
-        self.unusable
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    fn mark_unusable(&self, set: DatabaseSet, unusable: bool) {
-        let mut sets = self.unusable.lock().unwrap_or_else(PoisonError::into_inner);
-        sets.retain(|&s| s != set);
-        if unusable {
-            sets.push(set);
+    pub fn from_flags(path: Option<PathBuf>, none: bool) -> Self {
+        if none {
+            return Self::new(None);
         }
+        Self::new(path.or_else(Self::default_path))
     }
 
     /// The platform's cache directory for this program: `$XDG_CACHE_HOME/puzzle-solver`, else
@@ -213,7 +190,6 @@ impl DataDir {
                 source,
             });
         }
-        self.mark_unusable(databases.set(), false);
         Ok(Some(path))
     }
 
@@ -270,24 +246,48 @@ impl DataDir {
         }
         Ok(())
     }
+}
+
+/// How a server loads the 15-puzzle's databases: from its data directory, or else built and
+/// stored there, with what it finds reported to its [`Findings`] (a stored file that fails its
+/// checks; a set stored again).
+#[derive(Debug, Clone)]
+pub struct Loader {
+    data: DataDir,
+    findings: Findings,
+}
+
+impl Loader {
+    /// Loads from and stores in `data`, reporting to `findings`.
+    #[must_use]
+    pub fn new(data: DataDir, findings: Findings) -> Self {
+        Self { data, findings }
+    }
+
+    /// The data directory.
+    #[must_use]
+    pub fn data(&self) -> &DataDir {
+        &self.data
+    }
 
     /// Gives `solver` the `set` if the directory holds a usable copy; says so in the log. A file
-    /// that fails its checks is logged as a warning. Returns whether `solver` has `set` now.
+    /// that fails its checks is logged as a warning and reported ([`Finding::Unusable`]).
+    /// Returns whether `solver` has `set` now.
     pub fn install_stored(&self, solver: &Fifteen, set: DatabaseSet) -> bool {
         if solver.has(set) {
             return true;
         }
         let started = Instant::now();
-        match self.load(set) {
+        match self.data.load(set) {
             Ok(Some(databases)) => {
                 solver.install(databases);
-                let path = self.file(set).unwrap_or_default();
+                let path = self.data.file(set).unwrap_or_default();
                 tracing::info!(%set, path = %path.display(), elapsed = ?started.elapsed(), "pattern databases loaded");
                 true
             }
             Ok(None) => false,
             Err(cause) => {
-                self.mark_unusable(set, true);
+                self.findings.report(Finding::Unusable(set));
                 // The small sets are built again at once (`provide`); the 7-8 set only by a server
                 // allowed to build it, or by the build commands.
                 tracing::warn!(%cause, "stored pattern databases unusable: built again when needed (the 7-8 set by the client once it has answered, `solver-client databases build`, `solver-server build-databases`, or a server's background build)");
@@ -296,8 +296,22 @@ impl DataDir {
         }
     }
 
+    /// Stores `databases` in the directory as [`DataDir::store`] does, and reports it
+    /// ([`Finding::Stored`]) when there is a directory to store in.
+    ///
+    /// # Errors
+    /// [`DataError`] when the directory cannot be created or the file written.
+    pub fn store(&self, databases: &PatternDatabases) -> Result<Option<PathBuf>, DataError> {
+        let stored = self.data.store(databases)?;
+        if stored.is_some() {
+            self.findings.report(Finding::Stored(databases.set()));
+        }
+        Ok(stored)
+    }
+
     /// Makes sure `solver` has `set`: installed already, loaded from the directory, or else
-    /// built on `threads` threads under `pace` and stored.
+    /// built on `threads` threads under `pace` and stored (and reported, as [`store`](Self::store)
+    /// does).
     pub fn provide(&self, solver: &Fifteen, set: DatabaseSet, threads: usize, pace: &dyn Pace) {
         if self.install_stored(solver, set) {
             return;
@@ -333,8 +347,12 @@ impl Pace for Reported<'_> {
 
 /// Writes `dir/name` through a temporary file of this process and call, synced, then renamed
 /// into place: readers (other processes too) see a whole file or none, and two processes
-/// writing the same file each leave a whole one.
-pub(crate) fn write_atomically(
+/// writing the same file each leave a whole one. Returns the file's path.
+///
+/// # Errors
+/// When the directory cannot be created, or the file written, synced or renamed (the
+/// temporary file is removed then).
+pub fn write_atomically(
     dir: &Path,
     name: &str,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
@@ -397,16 +415,23 @@ mod tests {
             "{err}"
         );
 
-        // Installing the corrupt file fails, and every clone knows the set was found unusable
-        // until it is stored again.
-        let embedded = data.clone();
+        // Installing the corrupt file fails and is reported to the findings, until the set is
+        // stored again.
+        let (findings, found) = Findings::channel();
+        let loader = Loader::new(data.clone(), findings);
         let solver = Fifteen::new();
-        assert!(embedded.found_unusable().is_empty());
-        assert!(!embedded.install_stored(&solver, set));
-        assert_eq!(data.found_unusable(), [set]);
-        embedded.store(&built).unwrap();
-        assert!(data.found_unusable().is_empty());
-        assert!(data.install_stored(&solver, set));
+        assert!(found.unusable().is_empty());
+        assert!(!loader.install_stored(&solver, set));
+        assert_eq!(found.unusable(), [set]);
+        assert_eq!(found.unusable(), [set], "the findings are kept once read");
+        loader.store(&built).unwrap();
+        assert!(found.unusable().is_empty());
+        assert!(loader.install_stored(&solver, set));
+        // A loader without a sink reports nowhere.
+        std::fs::write(&path, b"SLIDEPDB").unwrap();
+        assert!(
+            !Loader::new(data.clone(), Findings::default()).install_stored(&Fifteen::new(), set)
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
