@@ -94,6 +94,10 @@ impl fmt::Display for WarmUp {
 /// frontier is empty (the board has 635,376 positions), so the cap only keeps absurd limits out.
 const SOLITAIRE_MOVES_LIMIT: u32 = 256;
 
+/// What the server is, in one line: its `--help` starts with it.
+pub const ABOUT: &str = "gRPC service that solves sliding-tile puzzles of any shape from 2x2 to 8x8 \
+                         (optimally, or within a proven ratio) and four-piece Solitaire";
+
 /// How the server runs. Every flag has a `SOLVER_*` environment fallback; `--help` lists them.
 ///
 /// [`Config::default`] is the configuration for an in-process server (tests, the client's
@@ -101,11 +105,7 @@ const SOLITAIRE_MOVES_LIMIT: u32 = 256;
 /// so it is ready in milliseconds. The binary's defaults (see `--help`) add the metrics port,
 /// a 5-minute connection age and the 15-puzzle pattern databases.
 #[derive(Debug, Clone, Parser)]
-#[command(
-    name = "solver-server",
-    version,
-    about = "gRPC service that solves sliding-tile puzzles and Solitaire"
-)]
+#[command(name = "solver-server", version, about = ABOUT)]
 pub struct Config {
     /// Address the gRPC service listens on. Only the binary reads it: `serve` is given a bound
     /// listener.

@@ -48,7 +48,7 @@ mod watch;
 mod web;
 
 pub use auth::AuthError;
-pub use config::{Config, FlagError, Kind, WarmUp};
+pub use config::{ABOUT, Config, FlagError, Kind, WarmUp};
 pub use errors::ServeError;
 pub use probe::{ProbeError, ProbeTls, check_health, check_health_with};
 pub use puzzles::sliding::Engine;

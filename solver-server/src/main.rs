@@ -26,7 +26,7 @@ enum LogFormat {
 #[command(
     name = "solver-server",
     version,
-    about = "gRPC service that solves sliding-tile puzzles of any shape from 2x2 to 8x8 (optimally, or within a proven ratio) and four-piece Solitaire",
+    about = solver_server::ABOUT,
     after_help = "Logging filters come from RUST_LOG (e.g. RUST_LOG=solver_server=debug); the default is info."
 )]
 #[command(args_conflicts_with_subcommands = true)]

@@ -1,7 +1,7 @@
 //! The 8- and 15-puzzle solvers: the [`Engine`] that owns their tables (warm-up, the 3×3
 //! look-up, the 4×4 searches in slices).
 
-use solver_core::fifteen::{DatabaseSet, Fifteen, Partition, SlicedSearch};
+use solver_core::fifteen::{Fifteen, SlicedSearch};
 use solver_core::{Board3, Board4, Move, Pace, eight};
 use solver_store::Loader;
 
@@ -83,7 +83,7 @@ impl Engine {
     ) {
         // Stored 7-8 databases, when there are any, save building the 6-6-3 ones.
         if !self.fifteen.is_ready() {
-            data.install_stored(&self.fifteen, DatabaseSet::Standard(Partition::P78));
+            data.install_stored(&self.fifteen, solver_store::STRONG);
         }
         for set in self.fifteen.missing_for(target) {
             data.provide(&self.fifteen, set, threads, pace);
