@@ -9,10 +9,10 @@ use std::ops::ControlFlow;
 
 use solver_core::Board3;
 
-use super::format::{Format, Item, RenderError, board_from_tokens, read_cases, write_moves};
+use super::format::{FamilyFormat, Item, RenderError, board_from_tokens, read_cases, write_moves};
 use super::source::Source;
 use super::tokens::{Attempt, Layout, Read, Token, Tokens};
-use crate::case::{Answer, Query};
+use crate::case::{Query, SlidingAnswer as Answer};
 use crate::output::Output;
 use crate::read_error::ReadError;
 
@@ -51,8 +51,10 @@ pub(crate) const LAYOUT: Layout = Layout {
     row: Some(3),
 };
 
-impl Format for Eight {
-    fn read(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
+impl FamilyFormat for Eight {
+    type Answer = Answer;
+
+    fn cases(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
         let layout = if self.line_cases {
             LAYOUT
         } else {
@@ -71,7 +73,7 @@ impl Format for Eight {
         );
     }
 
-    fn render(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
+    fn write(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
         let separator: &[u8] = if self.counted && out.written() > 0 {
             b"\n"
         } else {
@@ -85,9 +87,6 @@ impl Format for Eight {
             Answer::Unsolvable => {
                 out.write_all(separator)?;
                 out.write_all(b"unsolvable\n")?;
-            }
-            Answer::Reachable(_) | Answer::Unreachable => {
-                return Err(RenderError::OtherKind("Solitaire"));
             }
             Answer::Bounded { .. } => {
                 return Err(RenderError::Unprintable(
@@ -157,6 +156,7 @@ pub(crate) fn packed_board3(token: &Token) -> Result<Board3, ReadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::Format as _;
     use crate::judge::tests::{errors, queries};
 
     fn board(text: &str) -> Board3 {

@@ -5,7 +5,7 @@ use std::fmt;
 use solver_server::Kind;
 
 use super::format::Format;
-use super::{eight, eight_ii, fifteen, solitaire};
+use super::{eight, eight_ii, fifteen};
 
 /// The judge problems the client speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -59,7 +59,7 @@ impl Problem {
             Problem::Uva652 => &eight::EIGHT_COUNTED,
             Problem::Hdu3567 => &eight_ii::EightII,
             Problem::Uva10181 => &fifteen::FIFTEEN_COUNTED,
-            Problem::Poj1198 | Problem::Hdu1401 => &solitaire::SOLITAIRE_UNTIL_EOF,
+            Problem::Poj1198 | Problem::Hdu1401 => &crate::solitaire::judge::SOLITAIRE_UNTIL_EOF,
         }
     }
 
