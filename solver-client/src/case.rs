@@ -1,20 +1,32 @@
 //! The cases of a run: validated queries read from the input, and the answers that come back.
+//!
+//! [`Query`] and [`Answer`] are the registry of the families of puzzles: one variant each, and
+//! the one place that hands a query (and its answer) to its family's [`Puzzle`] code, so the
+//! shared code never names a family.
 
+use std::io::{self, Write as _};
+
+use serde_json::Value;
 use solver_core::Move;
-use solver_core::solitaire::{Position, Step};
 use solver_core::tiles::grid_board::GridBoard;
+use solver_proto::v2 as pb;
+use solver_proto::v2::{solve_request, solve_response};
 
+use crate::output::Output;
+use crate::puzzle::Puzzle;
 use crate::read_error::ReadError;
+use crate::reply::ReplyError;
+use crate::solitaire::query as solitaire;
 
-/// One validated question for the service, parsed once at the edge. What a kind of puzzle does
-/// with its query (the request, the checks of the reply, the answer shown to a person) is its
-/// module in [`crate::puzzle`].
+/// One validated question for the service, parsed once at the edge. What a family does with its
+/// query (the request, the checks of the reply, the answer shown to a person) is its [`Puzzle`]
+/// implementation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Query {
     /// A sliding board of any shape from 2×2 to 8×8 (the 8- and 15-puzzle included).
     Sliding(Sliding),
     /// Two Solitaire positions and the move limit.
-    Solitaire(Pair),
+    Solitaire(solitaire::Pair),
 }
 
 impl Query {
@@ -25,6 +37,69 @@ impl Query {
             target: target.into(),
             max_ratio: MaxRatio::OPTIMAL,
         })
+    }
+
+    /// The sliding board asked about, if this is one.
+    pub(crate) fn as_sliding(&self) -> Option<&Sliding> {
+        match self {
+            Query::Sliding(sliding) => Some(sliding),
+            Query::Solitaire(_) => None,
+        }
+    }
+
+    /// The request's `puzzle`, and the `quality` asked for (`None`: optimal).
+    pub(crate) fn request(&self) -> (solve_request::Puzzle, Option<pb::Quality>) {
+        match self {
+            Query::Sliding(query) => query.request(),
+            Query::Solitaire(query) => query.request(),
+        }
+    }
+
+    /// The answer in `outcome`, checked against the query (see [`Puzzle::answer`]).
+    pub(crate) fn answer(&self, outcome: solve_response::Outcome) -> Result<Answer, ReplyError> {
+        match self {
+            Query::Sliding(query) => query.answer(outcome).map(Answer::Sliding),
+            Query::Solitaire(query) => query.answer(outcome).map(Answer::Solitaire),
+        }
+    }
+
+    /// The query in one line, for messages.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Query::Sliding(query) => query.describe(),
+            Query::Solitaire(query) => query.describe(),
+        }
+    }
+
+    /// Writes `answer` for a person, each line after `prefix`; `show` draws every position too.
+    pub(crate) fn write_text(
+        &self,
+        out: &mut Output,
+        prefix: &str,
+        show: bool,
+        answer: &Answer,
+    ) -> io::Result<()> {
+        match (self, answer) {
+            (Query::Sliding(query), Answer::Sliding(answer)) => {
+                query.write_text(out, prefix, show, answer)
+            }
+            (Query::Solitaire(query), Answer::Solitaire(answer)) => {
+                query.write_text(out, prefix, show, answer)
+            }
+            _ => writeln!(out, "{prefix}the service sent an answer of another kind"),
+        }
+    }
+
+    /// `answer` to case `number` as one JSON object: the case, the puzzle as asked, the answer.
+    pub(crate) fn json(&self, number: usize, answer: &Answer) -> Value {
+        match (self, answer) {
+            (Query::Sliding(query), Answer::Sliding(answer)) => query.json(number, answer),
+            (Query::Solitaire(query), Answer::Solitaire(answer)) => query.json(number, answer),
+            _ => serde_json::json!({
+                "case": number,
+                "error": "the service sent an answer of another kind",
+            }),
+        }
     }
 }
 
@@ -66,17 +141,6 @@ impl PartialEq for MaxRatio {
 
 impl Eq for MaxRatio {}
 
-/// One Solitaire question: from `start`, reach `end` within `max_moves`?
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Pair {
-    /// The start position.
-    pub(crate) start: Position,
-    /// The end position.
-    pub(crate) end: Position,
-    /// The move limit.
-    pub(crate) max_moves: u32,
-}
-
 /// One case of the input, numbered as the judge numbers it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Case {
@@ -109,23 +173,87 @@ impl Input {
     }
 }
 
-/// The service's answer to one query, already checked against the query.
+/// The service's answer to one query, already checked against the query: one variant per family.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Answer {
-    /// A sliding-tile solution (replayed by the client: it reaches the target), optimal.
+    /// The answer to a sliding board.
+    Sliding(SlidingAnswer),
+    /// The answer to a Solitaire pair.
+    Solitaire(solitaire::Answer),
+}
+
+impl Answer {
+    /// The family, as an error says which one an unexpected answer is of.
+    pub(crate) fn family(&self) -> &'static str {
+        match self {
+            Answer::Sliding(_) => "sliding-tile",
+            Answer::Solitaire(_) => "Solitaire",
+        }
+    }
+
+    /// How many moves the answer takes; `None`: there is no way.
+    pub(crate) fn length(&self) -> Option<usize> {
+        match self {
+            Answer::Sliding(answer) => answer.length(),
+            Answer::Solitaire(answer) => answer.length(),
+        }
+    }
+}
+
+/// The answer of one family, taken out of an [`Answer`].
+pub(crate) trait FamilyAnswer {
+    /// `answer`, if it is of this family.
+    fn of(answer: &Answer) -> Option<&Self>;
+}
+
+impl FamilyAnswer for SlidingAnswer {
+    fn of(answer: &Answer) -> Option<&Self> {
+        match answer {
+            Answer::Sliding(answer) => Some(answer),
+            Answer::Solitaire(_) => None,
+        }
+    }
+}
+
+impl FamilyAnswer for solitaire::Answer {
+    fn of(answer: &Answer) -> Option<&Self> {
+        match answer {
+            Answer::Solitaire(answer) => Some(answer),
+            Answer::Sliding(_) => None,
+        }
+    }
+}
+
+/// The service's answer to a sliding board, already checked against it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SlidingAnswer {
+    /// A solution (replayed by the client: it reaches the target), optimal.
     Moves(Vec<Move>),
-    /// A sliding-tile solution that reaches the target but may be longer than the optimum, which
-    /// the service proved to be at least `lower_bound` (only asked for with `--max-ratio`).
+    /// A solution that reaches the target but may be longer than the optimum, which the service
+    /// proved to be at least `lower_bound` (only asked for with `--max-ratio`).
     Bounded {
         /// The moves.
         moves: Vec<Move>,
         /// A proven lower bound on the optimal length, below `moves.len()`.
         lower_bound: u32,
     },
-    /// The sliding-tile target cannot be reached.
+    /// The target cannot be reached.
     Unsolvable,
-    /// A Solitaire end reachable in these moves (replayed by the client: they reach the end).
-    Reachable(Vec<Step>),
-    /// The Solitaire end is not reachable within the limit.
-    Unreachable,
+}
+
+impl SlidingAnswer {
+    /// How many moves the answer takes; `None`: unsolvable.
+    pub(crate) fn length(&self) -> Option<usize> {
+        match self {
+            SlidingAnswer::Moves(moves) | SlidingAnswer::Bounded { moves, .. } => Some(moves.len()),
+            SlidingAnswer::Unsolvable => None,
+        }
+    }
+}
+
+/// Cases any server answers at once, with no tables to build (Solitaire ones), for tests of a
+/// run itself; and the label of their kind in the server's metrics.
+#[cfg(test)]
+pub(crate) fn quick_cases(count: usize) -> (Vec<Case>, &'static str) {
+    (crate::solitaire::query::random_cases(count), "solitaire")
 }

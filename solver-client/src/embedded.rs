@@ -24,20 +24,20 @@ pub(crate) enum Tables {
     Eight,
     /// The 15-puzzle's pattern databases.
     Fifteen,
-    /// Solitaire (no tables).
-    Solitaire,
+    /// None: a puzzle that needs no tables (Solitaire).
+    None,
     /// Any other sliding shape (its tables are built on its first case).
     Sliding,
 }
 
 impl Tables {
-    /// The server's name for these tables' puzzle kind.
-    fn kind(self) -> Kind {
+    /// The server's name for the puzzle kind whose tables these are; `None` for none.
+    fn kind(self) -> Option<Kind> {
         match self {
-            Tables::Eight => Kind::Eight,
-            Tables::Fifteen => Kind::Fifteen,
-            Tables::Solitaire => Kind::Solitaire,
-            Tables::Sliding => Kind::Sliding,
+            Tables::Eight => Some(Kind::Eight),
+            Tables::Fifteen => Some(Kind::Fifteen),
+            Tables::Sliding => Some(Kind::Sliding),
+            Tables::None => None,
         }
     }
 }
@@ -87,7 +87,7 @@ impl Embedded {
         let config = Config {
             warm_up: warm_up
                 .into_iter()
-                .map(Tables::kind)
+                .filter_map(Tables::kind)
                 .collect::<Vec<_>>()
                 .into(),
             // Stored databases are loaded, built ones stored, so only the first run builds; a

@@ -38,6 +38,7 @@ mod reply;
 mod server;
 mod session;
 mod sink;
+mod solitaire;
 mod v2;
 mod wire;
 
@@ -175,7 +176,7 @@ enum Command {
     },
     /// Solve boards given as arguments (or on standard input) and explain the answers.
     #[command(subcommand)]
-    Solve(human::Puzzle),
+    Solve(Solve),
     /// Load-test a server: concurrent streams of easy and hard cases, per-class latency
     /// percentiles, throughput, errors and the server's memory.
     Load(load::Args),
@@ -194,6 +195,35 @@ enum Command {
     },
     /// Print the man page (roff) on stdout (e.g. `solver-client man > solver-client.1`).
     Man,
+}
+
+/// The puzzles `solve` answers: every family's subcommands, in the order `--help` lists them.
+#[derive(Debug, Subcommand)]
+enum Solve {
+    /// The sliding puzzles: `eight`, `fifteen` and `sliding`.
+    #[command(flatten)]
+    Sliding(human::Puzzle),
+    /// `solitaire`.
+    #[command(flatten)]
+    Solitaire(solitaire::human::Solve),
+}
+
+impl Solve {
+    /// The kind of puzzle (the server tables to warm up).
+    fn kind(&self) -> crate::embedded::Tables {
+        match self {
+            Solve::Sliding(puzzle) => puzzle.kind(),
+            Solve::Solitaire(puzzle) => puzzle.kind(),
+        }
+    }
+
+    /// The cases the arguments (or standard input) hold, and the printer for them.
+    fn prepare(self) -> anyhow::Result<(Vec<case::Case>, human::Printer)> {
+        match self {
+            Solve::Sliding(puzzle) => puzzle.prepare(),
+            Solve::Solitaire(puzzle) => puzzle.prepare(),
+        }
+    }
 }
 
 fn main() -> ExitCode {

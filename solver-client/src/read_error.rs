@@ -1,8 +1,11 @@
 //! Why a case's text cannot be read (or the input around the cases): what the judge formats and
 //! `solve` report for each, in words for the person who wrote the input.
 
+use std::error::Error;
+use std::fmt;
+use std::sync::Arc;
+
 use solver_core::BoardError;
-use solver_core::solitaire::PositionError;
 
 /// Why a case (or the input outside any case) cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -63,12 +66,6 @@ pub(crate) enum ReadError {
     /// HDU 3567: not two boards.
     #[error("expected 2 boards (start and target), found {0}")]
     Boards(usize),
-    /// Solitaire: not 16 numbers.
-    #[error("expected 16 numbers (start and end, each the row and column of 4 pieces), found {0}")]
-    Positions(usize),
-    /// Solitaire: not 8 numbers for one position.
-    #[error("expected 8 numbers (row and column of 4 pieces), found {0}")]
-    Pieces(usize),
     /// A part of a case (`start`, `target`, `end`) that cannot be read.
     #[error("{part}: {source}")]
     In {
@@ -77,25 +74,9 @@ pub(crate) enum ReadError {
         /// Why.
         source: Box<ReadError>,
     },
-    /// Solitaire: a coordinate that is not 1..=8 (quoted).
-    #[error("piece {piece}: {token} is not a row or column number 1..=8")]
-    Coordinate {
-        /// 1-based piece.
-        piece: usize,
-        /// The token, quoted.
-        token: String,
-    },
-    /// Solitaire: a square off the board.
-    #[error("piece {piece}: {source}")]
-    Square {
-        /// 1-based piece.
-        piece: usize,
-        /// Why.
-        source: PositionError,
-    },
-    /// Solitaire: squares that are not a position.
+    /// What only one family's reader checks (the pieces of a Solitaire position, say).
     #[error(transparent)]
-    Position(#[from] PositionError),
+    Family(FamilyError),
     /// A counted input without any token.
     #[error("the number of cases is missing: the input is empty")]
     NoCount,
@@ -123,6 +104,38 @@ impl ReadError {
         }
     }
 }
+
+/// Why a case cannot be read, in the words of the family whose reader found it.
+#[derive(Debug, Clone)]
+pub(crate) struct FamilyError(Arc<dyn Error + Send + Sync>);
+
+impl FamilyError {
+    /// `error`, as one family's reader words it.
+    pub(crate) fn new(error: impl Error + Send + Sync + 'static) -> Self {
+        Self(Arc::new(error))
+    }
+}
+
+impl fmt::Display for FamilyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Error for FamilyError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        self.0.source()
+    }
+}
+
+/// Two are equal when they say the same: what tests of the readers compare.
+impl PartialEq for FamilyError {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for FamilyError {}
 
 /// What is wrong with a malformed case's tokens as a whole, whatever the format.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

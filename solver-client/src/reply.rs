@@ -1,7 +1,6 @@
 //! Why a reply of the service is not an answer to print: every check the client makes of a
 //! reply against its query, and the service's own in-band errors.
 
-use solver_core::solitaire::{IllegalStep, Position, PositionError};
 use solver_core::{MoveParseError, ReplayError};
 use solver_proto::tonic_types::{self, RpcStatusExt as _};
 
@@ -47,31 +46,9 @@ pub(crate) enum ReplyError {
     /// "Unsolvable" for boards the parity rule says can meet.
     #[error("the service says unsolvable, but the parities agree")]
     FalseUnsolvable,
-    /// A Solitaire move without one of its squares.
-    #[error("the service sent a move without a square")]
-    MissingSquare,
-    /// A Solitaire move off the board.
-    #[error("the service sent a bad move: {0}")]
-    BadSquare(#[source] PositionError),
-    /// More Solitaire moves than the limit allows.
-    #[error("the service's solution has {len} moves, more than the limit of {limit}")]
-    TooLong {
-        /// Moves sent.
-        len: u32,
-        /// The query's limit.
-        limit: u32,
-    },
-    /// Solitaire moves that are not legal steps or jumps.
-    #[error("the service's moves are illegal: {0}")]
-    IllegalSteps(#[source] IllegalStep),
-    /// Legal Solitaire moves that end elsewhere.
-    #[error("the service's moves end at {end}, not at {expected}")]
-    WrongEnd {
-        /// Where they end.
-        end: Position,
-        /// The query's end.
-        expected: Position,
-    },
+    /// A check only one family makes (a Solitaire move off the board, say), in its words.
+    #[error(transparent)]
+    Family(Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// An in-band `google.rpc.Status`: the fields its `BadRequest` detail names and why (as the

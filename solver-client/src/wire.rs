@@ -1,5 +1,5 @@
 //! The client's cases on the wire: the `solver.v2` request for a query and the checked answer in
-//! its response. What differs by kind of puzzle is that kind's module in [`crate::puzzle`].
+//! its response. What differs by family of puzzles is that family's [`crate::puzzle::Puzzle`].
 //!
 //! Replies are checked against their query before anything is printed: sliding-tile moves are
 //! replayed and must reach the target, Solitaire steps are replayed and must reach the end within
@@ -10,12 +10,11 @@ use solver_proto::v2 as pb;
 use solver_proto::v2::solve_response::Outcome;
 
 use crate::case::{Answer, Query};
-use crate::puzzle;
 use crate::reply::{ReplyError, service_error};
 
 /// The `SolveRequest` for `query`, with `id` (the case's index) to match its response by.
 pub(crate) fn request(id: usize, query: &Query) -> pb::SolveRequest {
-    let (puzzle, quality) = puzzle::of(query).request();
+    let (puzzle, quality) = query.request();
     pb::SolveRequest {
         id: id.to_string(),
         puzzle: Some(puzzle),
@@ -29,6 +28,6 @@ pub(crate) fn answer(query: &Query, response: pb::SolveResponse) -> Result<Answe
     match response.outcome {
         None => Err(ReplyError::NoOutcome),
         Some(Outcome::Error(status)) => Err(service_error(&status)),
-        Some(outcome) => puzzle::of(query).answer(outcome),
+        Some(outcome) => query.answer(outcome),
     }
 }

@@ -1,10 +1,11 @@
-//! The `solve` subcommand: its arguments, and the cases they (or standard input) hold.
+//! The `solve` subcommands of the sliding family (`eight`, `fifteen`, `sliding`): their
+//! arguments, and the cases they (or standard input) hold; and what every family's `solve`
+//! shares: reading the arguments or standard input, and the printer for the cases read.
 
 use std::io::{self, IsTerminal as _, Read as _};
 
 use anyhow::{Context as _, bail};
 use clap::Subcommand;
-use solver_core::solitaire::DEFAULT_MAX_MOVES;
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 
@@ -13,7 +14,7 @@ use super::sliding;
 use super::view::View;
 use crate::case::{Case, Input, MaxRatio, Query};
 use crate::embedded::Tables;
-use crate::judge::{Format, eight, fifteen, solitaire};
+use crate::judge::{Format, eight, fifteen};
 
 /// How `solve sliding` reads boards, for `--help`.
 const SLIDING_NOTE: &str = "Every rows × cols tiles make one board, whatever the lines; without \
@@ -25,7 +26,7 @@ a large board may need --max-ratio (e.g. 1.5 for 5×5).";
 const STDIN_NOTE: &str = "Without boards as arguments, they are read from standard input: one per \
 line, or split and padded with any whitespace, in the same forms as arguments.";
 
-/// The puzzle to solve.
+/// The sliding puzzles to solve.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Puzzle {
     /// The 8-puzzle: 9 tiles row by row (`x` or `0` is the blank), or packed like `12345678x`.
@@ -75,22 +76,6 @@ pub(crate) enum Puzzle {
         #[arg(value_name = "TILES")]
         boards: Vec<String>,
     },
-    /// Solitaire: the start and end positions, each `r1 c1 r2 c2 r3 c3 r4 c4` (rows and columns
-    /// 1..8).
-    #[command(
-        after_help = "Without positions as arguments, they are read from standard input: \
-        the start on one line and the end on the next (or 16 numbers on one line)."
-    )]
-    Solitaire {
-        /// The most moves allowed (at least 1: on the wire 0 means the default of 8).
-        #[arg(long, default_value_t = DEFAULT_MAX_MOVES, value_parser = clap::value_parser!(u32).range(1..))]
-        max_moves: u32,
-        #[command(flatten)]
-        view: View,
-        /// Start and end position, 16 numbers per case; none: read them from standard input.
-        #[arg(value_name = "NUMBERS")]
-        positions: Vec<String>,
-    },
 }
 
 impl Puzzle {
@@ -99,8 +84,7 @@ impl Puzzle {
         match self {
             Puzzle::Eight { .. } => Tables::Eight,
             Puzzle::Fifteen { .. } => Tables::Fifteen,
-            Puzzle::Solitaire { .. } => Tables::Solitaire,
-            Puzzle::Sliding { size, .. } => crate::puzzle::tables(*size),
+            Puzzle::Sliding { size, .. } => crate::puzzle::sliding::tables(*size),
         }
     }
 
@@ -160,36 +144,37 @@ impl Puzzle {
                 }
                 (input, view, from_stdin)
             }
-            Puzzle::Solitaire {
-                max_moves,
-                view,
-                positions,
-            } => {
-                let (text, from_stdin) = boards_text(&positions)?;
-                (
-                    solitaire::parse_with_limit(&text, max_moves),
-                    view,
-                    from_stdin,
-                )
-            }
         };
-        if let Some((_, problem)) = input.problems.first() {
-            bail!("{problem}");
-        }
-        if input.cases.is_empty() {
-            if from_stdin {
-                bail!("no board given: none as arguments, and none on standard input");
-            }
-            bail!("no board given");
-        }
-        let many = input.cases.len() > 1;
-        Ok((input.cases, Printer::new(view, many, from_stdin)))
+        cases(input, view, from_stdin)
     }
+}
+
+/// The cases of `input` (read from standard input when `from_stdin`) and the printer for them,
+/// shown as `view` says.
+///
+/// # Errors
+/// A problem outside any case, or no case at all.
+pub(crate) fn cases(
+    input: Input,
+    view: View,
+    from_stdin: bool,
+) -> anyhow::Result<(Vec<Case>, Printer)> {
+    if let Some((_, problem)) = input.problems.first() {
+        bail!("{problem}");
+    }
+    if input.cases.is_empty() {
+        if from_stdin {
+            bail!("no board given: none as arguments, and none on standard input");
+        }
+        bail!("no board given");
+    }
+    let many = input.cases.len() > 1;
+    Ok((input.cases, Printer::new(view, many, from_stdin)))
 }
 
 /// The text to read boards from: the arguments, one per line, or standard input when there are
 /// none (`true` then).
-fn boards_text(arguments: &[String]) -> anyhow::Result<(Vec<u8>, bool)> {
+pub(crate) fn boards_text(arguments: &[String]) -> anyhow::Result<(Vec<u8>, bool)> {
     if !arguments.is_empty() {
         return Ok((arguments.join("\n").into_bytes(), false));
     }
@@ -213,9 +198,9 @@ fn boards_text(arguments: &[String]) -> anyhow::Result<(Vec<u8>, bool)> {
 fn parse_target(format: &dyn Format, target: &str) -> anyhow::Result<GridBoard> {
     let input = format.parse(target.as_bytes());
     match input.cases.as_slice() {
-        [case] => match &case.query {
-            Ok(Query::Sliding(sliding)) => Ok(sliding.start.clone()),
-            Ok(Query::Solitaire(_)) => bail!("--target {target:?}: not a sliding board"),
+        [case] => match case.query.as_ref().map(Query::as_sliding) {
+            Ok(Some(sliding)) => Ok(sliding.start.clone()),
+            Ok(None) => bail!("--target {target:?}: not a sliding board"),
             Err(e) => bail!("--target {target:?}: {e}"),
         },
         [] => bail!("--target is empty"),

@@ -11,5 +11,7 @@ mod printer;
 mod sliding;
 mod view;
 
-pub(crate) use self::command::Puzzle;
+pub(crate) use self::command::{Puzzle, boards_text, cases};
+pub(crate) use self::printer::Printer;
 pub(crate) use self::sliding::{parse_size, read_board};
+pub(crate) use self::view::View;

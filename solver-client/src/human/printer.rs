@@ -7,7 +7,6 @@ use super::view::View;
 use crate::case::{Answer, Case};
 use crate::failure::CaseError;
 use crate::output::Output;
-use crate::puzzle;
 use crate::sink::Sink;
 
 /// Writes answers for a person, or as JSON lines.
@@ -24,7 +23,7 @@ pub(crate) struct Printer {
 
 impl Printer {
     /// A printer on stdout.
-    pub(super) fn new(view: View, many: bool, from_stdin: bool) -> Self {
+    pub(crate) fn new(view: View, many: bool, from_stdin: bool) -> Self {
         Self {
             out: Output::stdout(),
             view,
@@ -45,7 +44,7 @@ impl Sink for Printer {
     fn case(&mut self, case: &Case, answer: Result<&Answer, &CaseError>) -> io::Result<()> {
         let error = match (&case.query, answer) {
             (Ok(query), Ok(answer)) if self.view.json => {
-                let value = puzzle::of(query).json(case.number, answer);
+                let value = query.json(case.number, answer);
                 return writeln!(self.out, "{value}");
             }
             (Ok(query), Ok(answer)) => {
@@ -54,12 +53,7 @@ impl Sink for Printer {
                 } else {
                     String::new()
                 };
-                return puzzle::of(query).write_text(
-                    &mut self.out,
-                    &prefix,
-                    self.view.show,
-                    answer,
-                );
+                return query.write_text(&mut self.out, &prefix, self.view.show, answer);
             }
             (Err(error), _) => error.to_string(),
             (_, Err(error)) => error.to_string(),

@@ -10,11 +10,11 @@ use std::ops::ControlFlow;
 use solver_core::Board3;
 
 use super::attempt::{Attempt, Read};
-use super::format::{Format, Item, RenderError, board_from_tokens, read_cases, write_moves};
+use super::format::{FamilyFormat, Item, RenderError, board_from_tokens, read_cases, write_moves};
 use super::recovery::Layout;
 use super::source::Source;
 use super::tokens::{Token, Tokens};
-use crate::case::{Answer, Query};
+use crate::case::{Query, SlidingAnswer as Answer};
 use crate::output::Output;
 use crate::read_error::ReadError;
 
@@ -53,8 +53,10 @@ pub(crate) const LAYOUT: Layout = Layout {
     row: Some(3),
 };
 
-impl Format for Eight {
-    fn read(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
+impl FamilyFormat for Eight {
+    type Answer = Answer;
+
+    fn cases(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
         let layout = if self.line_cases {
             LAYOUT
         } else {
@@ -73,7 +75,7 @@ impl Format for Eight {
         );
     }
 
-    fn render(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
+    fn write(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
         let separator: &[u8] = if self.counted && out.written() > 0 {
             b"\n"
         } else {
@@ -87,9 +89,6 @@ impl Format for Eight {
             Answer::Unsolvable => {
                 out.write_all(separator)?;
                 out.write_all(b"unsolvable\n")?;
-            }
-            Answer::Reachable(_) | Answer::Unreachable => {
-                return Err(RenderError::OtherKind("Solitaire"));
             }
             Answer::Bounded { .. } => {
                 return Err(RenderError::Unprintable(
@@ -159,6 +158,7 @@ pub(crate) fn packed_board3(token: &Token) -> Result<Board3, ReadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::Format as _;
     use crate::judge::tests::{errors, queries};
 
     fn board(text: &str) -> Board3 {

@@ -7,11 +7,11 @@ use std::io::Write as _;
 use std::ops::ControlFlow;
 
 use super::eight::packed_board3;
-use super::format::{Format, Item, RenderError, read_cases, write_moves};
+use super::format::{FamilyFormat, Item, RenderError, read_cases, write_moves};
 use super::recovery::Layout;
 use super::source::Source;
 use super::tokens::Token;
-use crate::case::{Answer, Query};
+use crate::case::{Query, SlidingAnswer as Answer};
 use crate::output::Output;
 use crate::read_error::ReadError;
 
@@ -40,12 +40,14 @@ fn pair(boards: &[Token]) -> Result<Query, ReadError> {
     Ok(Query::sliding(&start, &target))
 }
 
-impl Format for EightII {
-    fn read(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
+impl FamilyFormat for EightII {
+    type Answer = Answer;
+
+    fn cases(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
         read_cases(input, true, LAYOUT, |at| at.attempt(2, pair), pair, out);
     }
 
-    fn render(&self, out: &mut Output, number: usize, answer: &Answer) -> Result<(), RenderError> {
+    fn write(&self, out: &mut Output, number: usize, answer: &Answer) -> Result<(), RenderError> {
         match answer {
             Answer::Moves(moves) => {
                 writeln!(out, "Case {number}: {}", moves.len())?;
@@ -56,7 +58,6 @@ impl Format for EightII {
                 "the start cannot reach the target (their permutation parities differ); \
                  HDU 3567 promises a solution, so there is nothing to print",
             )),
-            Answer::Reachable(_) | Answer::Unreachable => Err(RenderError::OtherKind("Solitaire")),
             Answer::Bounded { .. } => Err(RenderError::Unprintable(
                 "the service sent an answer not proven optimal",
             )),
@@ -67,6 +68,7 @@ impl Format for EightII {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::Format as _;
     use crate::judge::tests::{errors, queries};
     use solver_core::Board3;
 

@@ -8,10 +8,10 @@ use std::ops::ControlFlow;
 
 use solver_core::Board4;
 
-use super::format::{Format, Item, RenderError, board_from_tokens, read_cases, write_moves};
+use super::format::{FamilyFormat, Item, RenderError, board_from_tokens, read_cases, write_moves};
 use super::recovery::Layout;
 use super::source::Source;
-use crate::case::{Answer, Query};
+use crate::case::{Query, SlidingAnswer as Answer};
 use crate::output::Output;
 
 /// The 4×4 formats.
@@ -40,8 +40,10 @@ fn to_goal(start: Board4) -> Query {
     Query::sliding(&start, &Board4::goal())
 }
 
-impl Format for Fifteen {
-    fn read(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
+impl FamilyFormat for Fifteen {
+    type Answer = Answer;
+
+    fn cases(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
         read_cases(
             input,
             self.counted,
@@ -52,13 +54,10 @@ impl Format for Fifteen {
         );
     }
 
-    fn render(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
+    fn write(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
         match answer {
             Answer::Moves(moves) => write_moves(out, moves, true)?,
             Answer::Unsolvable => out.write_all(b"This puzzle is not solvable.\n")?,
-            Answer::Reachable(_) | Answer::Unreachable => {
-                return Err(RenderError::OtherKind("Solitaire"));
-            }
             Answer::Bounded { .. } => {
                 return Err(RenderError::Unprintable(
                     "the service sent an answer not proven optimal",
@@ -72,6 +71,7 @@ impl Format for Fifteen {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::Format as _;
     use crate::judge::tests::{errors, queries};
 
     #[test]

@@ -1,5 +1,6 @@
-//! What every judge format shares: the [`Format`] trait, reading an input case by case (count
-//! header, case after case, the end), boards from tokens, and move strings out.
+//! What every judge format shares: the [`Format`] trait (and [`FamilyFormat`], which a family's
+//! format implements), reading an input case by case (count header, case after case, the end),
+//! boards from tokens, and move strings out.
 
 use std::io;
 use std::ops::ControlFlow;
@@ -8,7 +9,7 @@ use super::attempt::Attempt;
 use super::recovery::{Group, Layout};
 use super::source::Source;
 use super::tokens::{Token, Tokens};
-use crate::case::{Answer, Case, Input, Query};
+use crate::case::{Answer, Case, FamilyAnswer, Input, Query};
 use crate::output::Output;
 use crate::read_error::ReadError;
 
@@ -40,6 +41,40 @@ pub(crate) trait Format: Sync {
     /// # Errors
     /// Writing failed, or the answer cannot be written in this format (nothing is written then).
     fn render(&self, out: &mut Output, number: usize, answer: &Answer) -> Result<(), RenderError>;
+}
+
+/// A judge format of one family of puzzles: it writes only its family's answers, so that an
+/// answer of another family is refused here, once, for every format.
+pub(crate) trait FamilyFormat: Sync {
+    /// The answers of the family.
+    type Answer: FamilyAnswer;
+
+    /// Reads the input case by case, as [`Format::read`].
+    fn cases(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>);
+
+    /// Writes the answer to case `number` exactly as the judge expects.
+    ///
+    /// # Errors
+    /// Writing failed, or the answer cannot be written in this format (nothing is written then).
+    fn write(
+        &self,
+        out: &mut Output,
+        number: usize,
+        answer: &Self::Answer,
+    ) -> Result<(), RenderError>;
+}
+
+impl<F: FamilyFormat> Format for F {
+    fn read(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
+        self.cases(input, out);
+    }
+
+    fn render(&self, out: &mut Output, number: usize, answer: &Answer) -> Result<(), RenderError> {
+        match F::Answer::of(answer) {
+            Some(answer) => self.write(out, number, answer),
+            None => Err(RenderError::OtherKind(answer.family())),
+        }
+    }
 }
 
 /// Everything `read` hands on, gathered into an [`Input`].

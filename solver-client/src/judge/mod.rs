@@ -8,6 +8,9 @@
 //! | `hdu3567` | `T`, then start and target, packed | `Case k: n` and the smallest optimal moves |
 //! | `uva10181` | `N`, then N 4×4 boards | `LRUD` moves or `This puzzle is not solvable.` |
 //! | `poj1198`, `hdu1401` | start and end positions until end of input | `YES` / `NO` within 8 moves |
+//!
+//! Each family's formats are its own (the sliding ones here, Solitaire's in its module); the
+//! problem list in `problem.rs` is where they meet.
 
 pub(crate) mod attempt;
 pub(crate) mod eight;
@@ -19,12 +22,11 @@ pub(crate) mod printer;
 mod problem;
 pub(crate) mod recovery;
 pub(crate) mod run;
-pub(crate) mod solitaire;
 pub(crate) mod source;
 #[cfg(test)]
 pub(crate) mod streaming_tests;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 pub(crate) mod tokens;
 
 pub(crate) use self::format::Format;

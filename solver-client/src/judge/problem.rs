@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::format::Format;
-use super::{eight, eight_ii, fifteen, solitaire};
+use super::{eight, eight_ii, fifteen};
 use crate::embedded::Tables;
 
 /// The judge problems the client speaks.
@@ -58,7 +58,7 @@ impl Problem {
             Problem::Uva652 => &eight::EIGHT_COUNTED,
             Problem::Hdu3567 => &eight_ii::EightII,
             Problem::Uva10181 => &fifteen::FIFTEEN_COUNTED,
-            Problem::Poj1198 | Problem::Hdu1401 => &solitaire::SOLITAIRE_UNTIL_EOF,
+            Problem::Poj1198 | Problem::Hdu1401 => &crate::solitaire::judge::SOLITAIRE_UNTIL_EOF,
         }
     }
 
@@ -74,7 +74,7 @@ impl Problem {
                 Tables::Eight
             }
             Problem::Uva10181 => Tables::Fifteen,
-            Problem::Poj1198 | Problem::Hdu1401 => Tables::Solitaire,
+            Problem::Poj1198 | Problem::Hdu1401 => Tables::None,
         }
     }
 }

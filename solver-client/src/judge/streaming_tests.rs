@@ -15,7 +15,7 @@ use super::run::{Gauge, start_reading};
 /// Cases handed to the session at once in these tests.
 const BATCH: usize = 16;
 use super::source::{Limits, Source};
-use crate::case::{Answer, Case, Input};
+use crate::case::{Answer, Case, Input, SlidingAnswer};
 use crate::failure::CaseError;
 use crate::random::{Draws as _, Lcg};
 use crate::sink::Sink;
@@ -187,8 +187,8 @@ impl Sink for Check {
         assert_eq!(case.number, self.next);
         self.next += 1;
         match answer {
-            Ok(Answer::Moves(_)) => self.moves += 1,
-            Ok(Answer::Unsolvable) => self.unsolvable += 1,
+            Ok(Answer::Sliding(SlidingAnswer::Moves(_))) => self.moves += 1,
+            Ok(Answer::Sliding(SlidingAnswer::Unsolvable)) => self.unsolvable += 1,
             other => panic!("case {}: {other:?}", case.number),
         }
         self.gauge.done();

@@ -10,21 +10,14 @@ use super::class::Class;
 /// Drive a server with concurrent streams of easy and hard cases and report latency percentiles,
 /// throughput, errors and the server's memory per class of case.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "\
-Classes: eight (random 3x3 start and target), fifteen-easy (10 to 30 random moves from the \
-goal), fifteen-hard (the --hard boards, tiles renamed afresh for every case so the server's cache \
-cannot answer them), solitaire (random pairs, half of them a walk of at most 8 moves apart; \
-limit 8).
-
-Example: solver-client load --server 127.0.0.1:50051 --metrics 127.0.0.1:9090 \
---mix eight=4,fifteen-easy=2,fifteen-hard=1,solitaire=1 --duration 30s --deadline 20s")]
+#[command(after_help = super::class::HELP)]
 pub(crate) struct Args {
     /// Streams per class, `class=N,...` (a class alone counts 1). With --streams, the weights
     /// by which those streams are shared out.
     #[arg(
         long,
         value_parser = parse_mix,
-        default_value = "eight=1,fifteen-easy=1,fifteen-hard=1,solitaire=1"
+        default_value = super::class::DEFAULT_MIX
     )]
     pub(super) mix: Mix,
 
@@ -79,7 +72,7 @@ pub(crate) struct Args {
 #[derive(Debug, thiserror::Error)]
 pub(super) enum ArgError {
     /// A name that is no class.
-    #[error("{0:?} is not a class: eight, fifteen-easy, fifteen-hard, solitaire")]
+    #[error("{0:?} {not_a_class}", not_a_class = super::class::NOT_A_CLASS)]
     UnknownClass(String),
     /// A count that is not a number.
     #[error("{text:?}: {source}")]
@@ -194,7 +187,6 @@ mod tests {
         assert_eq!(in_flight.of(Class::Eight), 8);
         assert_eq!(in_flight.of(Class::FifteenHard), 2);
         assert_eq!(InFlight::default().of(Class::FifteenHard), 1);
-        assert_eq!(InFlight::default().of(Class::Solitaire), 64);
         assert!(parse_in_flight("0").is_err());
     }
 }

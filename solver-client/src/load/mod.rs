@@ -10,7 +10,7 @@
 
 mod args;
 mod bar;
-mod cases;
+pub(crate) mod cases;
 mod class;
 mod hard;
 mod plan;
@@ -29,7 +29,7 @@ use futures::FutureExt as _;
 
 pub(crate) use self::args::Args;
 use self::bar::Bar;
-use self::cases::Generator;
+use self::class::Generator;
 use self::plan::{Budget, Plan};
 use self::report::{ClassReport, ClassStats, Report, Rss, Stats, lock};
 use self::worker::Worker;

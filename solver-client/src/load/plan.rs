@@ -123,11 +123,10 @@ impl Plan {
     pub(super) fn warm_up(&self) -> Vec<Tables> {
         let mut kinds = Vec::new();
         for &(class, _, _) in &self.classes {
-            let kind = match class {
-                Class::Eight => Tables::Eight,
-                Class::FifteenEasy | Class::FifteenHard => Tables::Fifteen,
-                Class::Solitaire => continue,
+            let Some(grid) = class.warm_up() else {
+                continue;
             };
+            let kind = crate::puzzle::sliding::tables(grid);
             if !kinds.contains(&kind) {
                 kinds.push(kind);
             }
@@ -139,11 +138,10 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::args::parse_mix;
 
     #[test]
     fn shares() {
-        let mix = parse_mix("eight=4,fifteen-easy=2,fifteen-hard=1,solitaire").unwrap();
+        let mix = Mix(Class::ALL.into_iter().zip([4, 2, 1, 1]).collect());
         assert_eq!(share_out(&mix, None).unwrap()[0], (Class::Eight, 4));
         let shares = share_out(&mix, Some(16)).unwrap();
         assert_eq!(shares.iter().map(|s| s.1).collect::<Vec<_>>(), [8, 4, 2, 2]);

@@ -5,8 +5,6 @@
 use solver_proto::v2 as pb;
 
 use super::cases::LoadCase;
-use crate::case::Answer;
-use crate::puzzle;
 use crate::reply::ReplyError;
 
 /// The `solver.v2` request for case `id`.
@@ -36,14 +34,9 @@ pub(crate) fn verdict(response: pb::SolveResponse, case: &LoadCase) -> Verdict {
     let answer = match crate::wire::answer(&case.query, response) {
         Ok(answer) => answer,
         Err(ReplyError::Service { code, .. }) => return Verdict::Error { code: code as i32 },
-        Err(e) => return Verdict::Wrong(format!("{}: {e}", puzzle::of(&case.query).describe())),
+        Err(e) => return Verdict::Wrong(format!("{}: {e}", case.query.describe())),
     };
-    let length = match &answer {
-        Answer::Moves(moves) | Answer::Bounded { moves, .. } => Some(moves.len()),
-        Answer::Reachable(steps) => Some(steps.len()),
-        Answer::Unsolvable | Answer::Unreachable => None,
-    };
-    let wrong = match (length, case.exact, case.at_most) {
+    let wrong = match (answer.length(), case.exact, case.at_most) {
         (None, _, Some(n)) => format!("no answer, but a walk of {n} moves gets there"),
         (Some(len), Some(optimum), _) if len != optimum => {
             format!("{len} moves, the optimum is {optimum}")
@@ -53,7 +46,7 @@ pub(crate) fn verdict(response: pb::SolveResponse, case: &LoadCase) -> Verdict {
         }
         _ => return Verdict::Answered { cached },
     };
-    Verdict::Wrong(format!("{}: {wrong}", puzzle::of(&case.query).describe()))
+    Verdict::Wrong(format!("{}: {wrong}", case.query.describe()))
 }
 
 #[cfg(test)]

@@ -12,7 +12,8 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Status;
 
-use super::cases::{Generator, LoadCase};
+use super::cases::LoadCase;
+use super::class::Generator;
 use super::plan::Budget;
 use super::report::{ClassStats, Stats, lock};
 use super::wire::{self, Verdict};

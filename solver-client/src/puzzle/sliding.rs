@@ -12,13 +12,15 @@ use solver_proto::v2 as pb;
 use solver_proto::v2::{solution, solve_request, solve_response};
 
 use super::{Puzzle, plural};
-use crate::case::{Answer, Sliding};
+use crate::case::{Sliding, SlidingAnswer as Answer};
 use crate::draw::show_grid;
 use crate::embedded::Tables;
 use crate::output::Output;
 use crate::reply::ReplyError;
 
 impl Puzzle for Sliding {
+    type Answer = Answer;
+
     fn request(&self) -> (solve_request::Puzzle, Option<pb::Quality>) {
         let cells = |board: &GridBoard| board.cells().iter().map(|&t| u32::from(t)).collect();
         let grid = self.start.grid();
@@ -93,9 +95,6 @@ impl Puzzle for Sliding {
                      parity"
                 );
             }
-            Answer::Reachable(_) | Answer::Unreachable => {
-                return writeln!(out, "{prefix}the service sent an answer of another kind");
-            }
         };
         if show {
             show_grid(out, &self.start, moves)?;
@@ -126,7 +125,7 @@ impl Puzzle for Sliding {
         let (moves, lower_bound) = match answer {
             Answer::Moves(moves) => (moves, moves.len() as u32),
             Answer::Bounded { moves, lower_bound } => (moves, *lower_bound),
-            _ => {
+            Answer::Unsolvable => {
                 v["solvable"] = false.into();
                 return v;
             }

@@ -283,11 +283,7 @@ async fn open_all(
 mod tests {
     use std::time::Duration;
 
-    use solver_core::solitaire::{Position, Square};
-
     use super::*;
-    use crate::case::{Pair, Query};
-    use crate::random::Draws as _;
 
     #[derive(Default)]
     struct Count {
@@ -309,30 +305,6 @@ mod tests {
         }
     }
 
-    /// `count` Solitaire cases between random positions.
-    fn solitaire_cases(count: usize) -> Vec<Case> {
-        let mut rng = crate::random::Lcg::new(7);
-        let mut position = || {
-            let squares: Vec<Square> = rng
-                .distinct(4, 64)
-                .into_iter()
-                .map(|s| Square::new(s as u32 / 8 + 1, s as u32 % 8 + 1).unwrap())
-                .collect();
-            Position::new(&squares).unwrap()
-        };
-        (1..=count)
-            .map(|number| Case {
-                number,
-                line: 2 * number - 1,
-                query: Ok(Query::Solitaire(Pair {
-                    start: position(),
-                    end: position(),
-                    max_moves: 8,
-                })),
-            })
-            .collect()
-    }
-
     /// A run that starts on one server takes on a second one when re-resolution finds it.
     #[test]
     fn servers_found_by_re_resolution_join_the_run() {
@@ -346,7 +318,8 @@ mod tests {
             crate::server::Server::start(),
         ];
         let (first, second) = (servers[0].url(), servers[1].url());
-        let cases: Arc<[Case]> = solitaire_cases(CASES).into();
+        let (cases, kind) = crate::case::quick_cases(CASES);
+        let cases: Arc<[Case]> = cases.into();
         let address = |url: String| crate::endpoints::Address {
             url,
             host: "127.0.0.1".to_owned(),
@@ -370,7 +343,7 @@ mod tests {
                 .unwrap();
         });
         assert_eq!((count.answered, count.failed), (CASES, 0));
-        let joined = servers[1].cases_answered("solitaire");
+        let joined = servers[1].cases_answered(kind);
         assert!(joined > 0 && joined < CASES as u64, "{joined}");
     }
 }

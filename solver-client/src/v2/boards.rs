@@ -40,7 +40,7 @@ impl AnyBoard {
 
     /// The server tables it needs.
     pub(super) fn kind(&self) -> Tables {
-        crate::puzzle::tables(self.0.grid())
+        crate::puzzle::sliding::tables(self.0.grid())
     }
 }
 
@@ -122,9 +122,9 @@ pub(super) fn parse_board(what: &str, text: &str) -> anyhow::Result<AnyBoard> {
         bail!("{what} {:?}: {problem}", shown(text));
     }
     match input.cases.as_slice() {
-        [case] => match &case.query {
-            Ok(Query::Sliding(sliding)) => Ok(AnyBoard(sliding.start.clone())),
-            Ok(Query::Solitaire(_)) => bail!("{what}: not a 3×3 or 4×4 board"),
+        [case] => match case.query.as_ref().map(Query::as_sliding) {
+            Ok(Some(sliding)) => Ok(AnyBoard(sliding.start.clone())),
+            Ok(None) => bail!("{what}: not a 3×3 or 4×4 board"),
             Err(problem) => bail!("{what} {:?}: {problem}", shown(text)),
         },
         cases => bail!("{what}: one board expected, found {}", cases.len()),

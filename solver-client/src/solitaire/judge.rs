@@ -7,15 +7,16 @@
 use std::io::Write as _;
 use std::ops::ControlFlow;
 
-use solver_core::solitaire::{DEFAULT_MAX_MOVES, Position, Square};
+use solver_core::solitaire::{DEFAULT_MAX_MOVES, Position, PositionError, Square};
 
-use super::format::{Format, Item, RenderError, collect, read_cases};
-use super::recovery::Layout;
-use super::source::Source;
-use super::tokens::Token;
-use crate::case::{Answer, Input, Pair, Query};
+use super::query::{Answer, Pair};
+use crate::case::{Input, Query};
+use crate::judge::format::{FamilyFormat, Item, RenderError, collect, read_cases};
+use crate::judge::recovery::Layout;
+use crate::judge::source::Source;
+use crate::judge::tokens::Token;
 use crate::output::Output;
-use crate::read_error::ReadError;
+use crate::read_error::{FamilyError, ReadError};
 
 /// The Solitaire formats.
 #[derive(Debug)]
@@ -24,20 +25,55 @@ pub(crate) struct Solitaire;
 /// POJ 1198 and HDU 1401 (and the `solve solitaire` command).
 pub(crate) static SOLITAIRE_UNTIL_EOF: Solitaire = Solitaire;
 
-impl Format for Solitaire {
-    fn read(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
+impl FamilyFormat for Solitaire {
+    type Answer = Answer;
+
+    fn cases(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
         read_with_limit(input, DEFAULT_MAX_MOVES, out);
     }
 
-    fn render(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
+    fn write(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
         match answer {
             Answer::Reachable(_) => out.write_all(b"YES\n")?,
             Answer::Unreachable => out.write_all(b"NO\n")?,
-            Answer::Moves(_) | Answer::Unsolvable | Answer::Bounded { .. } => {
-                return Err(RenderError::OtherKind("sliding-tile"));
-            }
         }
         Ok(())
+    }
+}
+
+/// Why a case's numbers are not two Solitaire positions.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Unreadable {
+    /// Not 16 numbers.
+    #[error("expected 16 numbers (start and end, each the row and column of 4 pieces), found {0}")]
+    Positions(usize),
+    /// Not 8 numbers for one position.
+    #[error("expected 8 numbers (row and column of 4 pieces), found {0}")]
+    Pieces(usize),
+    /// A coordinate that is not 1..=8 (quoted).
+    #[error("piece {piece}: {token} is not a row or column number 1..=8")]
+    Coordinate {
+        /// 1-based piece.
+        piece: usize,
+        /// The token, quoted.
+        token: String,
+    },
+    /// A square off the board.
+    #[error("piece {piece}: {source}")]
+    Square {
+        /// 1-based piece.
+        piece: usize,
+        /// Why.
+        source: PositionError,
+    },
+    /// Squares that are not a position.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+}
+
+impl From<Unreadable> for ReadError {
+    fn from(e: Unreadable) -> Self {
+        ReadError::Family(FamilyError::new(e))
     }
 }
 
@@ -52,7 +88,7 @@ const LAYOUT: Layout = Layout {
 };
 
 /// Reads pairs of positions until the end of input, each to be solved within `max_moves`.
-pub(crate) fn parse_with_limit(input: &[u8], max_moves: u32) -> Input {
+pub(super) fn parse_with_limit(input: &[u8], max_moves: u32) -> Input {
     collect(|out| read_with_limit(&Source::from_bytes(input), max_moves, out))
 }
 
@@ -61,12 +97,13 @@ pub(crate) fn parse_with_limit(input: &[u8], max_moves: u32) -> Input {
 fn read_with_limit(input: &Source, max_moves: u32, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
     let check = |group: &[Token]| {
         if group.len() != 16 {
-            return Err(ReadError::Positions(group.len()));
+            return Err(Unreadable::Positions(group.len()).into());
         }
         let (start, end) = group.split_at(8);
+        let position = |tokens, part| pieces(tokens).map_err(|e| ReadError::from(e).within(part));
         Ok(Query::Solitaire(Pair {
-            start: pieces(start).map_err(|e| e.within("start"))?,
-            end: pieces(end).map_err(|e| e.within("end"))?,
+            start: position(start, "start")?,
+            end: position(end, "end")?,
             max_moves,
         }))
     };
@@ -74,9 +111,9 @@ fn read_with_limit(input: &Source, max_moves: u32, out: &mut dyn FnMut(Item) -> 
 }
 
 /// Four pieces from 8 numbers `r1 c1 .. r4 c4`.
-fn pieces(tokens: &[Token]) -> Result<Position, ReadError> {
+fn pieces(tokens: &[Token]) -> Result<Position, Unreadable> {
     if tokens.len() != 8 {
-        return Err(ReadError::Pieces(tokens.len()));
+        return Err(Unreadable::Pieces(tokens.len()));
     }
     let mut squares = [Square::new(1, 1).expect("a square on the board"); 4];
     for (piece, pair) in tokens.chunks(2).enumerate() {
@@ -86,13 +123,13 @@ fn pieces(tokens: &[Token]) -> Result<Position, ReadError> {
                 .number()
                 .and_then(|n| u32::try_from(n).ok())
                 .filter(|n| n.to_string() == token.text() || (1..=8).contains(n))
-                .ok_or_else(|| ReadError::Coordinate {
+                .ok_or_else(|| Unreadable::Coordinate {
                     piece: piece + 1,
                     token: token.quoted(),
                 })
         };
         let (row, col) = (coordinate(&pair[0])?, coordinate(&pair[1])?);
-        squares[piece] = Square::new(row, col).map_err(|source| ReadError::Square {
+        squares[piece] = Square::new(row, col).map_err(|source| Unreadable::Square {
             piece: piece + 1,
             source,
         })?;
@@ -103,6 +140,7 @@ fn pieces(tokens: &[Token]) -> Result<Position, ReadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::Format as _;
     use crate::judge::tests::{errors, queries};
 
     #[test]
