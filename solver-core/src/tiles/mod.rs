@@ -16,6 +16,7 @@ pub mod grid_pdb;
 pub mod grid_table;
 pub mod hint;
 mod ida;
+mod layered;
 mod moves;
 mod neighbours;
 mod pdb;
