@@ -58,19 +58,13 @@ pub(crate) async fn scramble(
         };
         return Err(Failure::invalid("distance", message));
     }
-    let elapsed = || call.received.elapsed();
-    let response = if side == 0 {
+    // Each shape's way of drawing: the board's cells, how they were drawn, the work it cost.
+    let (cells, sampling, stats) = if side == 0 {
         let grid = Grid::new(request.rows as usize, request.cols as usize)
             .map_err(|err| Failure::invalid("rows", err.to_string()))?;
         let goal = GridBoard::goal(grid);
         let (board, stats) = call.run(walk(goal, distance, seed)).await?;
-        convert::scramble_response(
-            board.cells(),
-            &request,
-            pb::Sampling::RandomWalk,
-            stats,
-            elapsed(),
-        )
+        (board.cells().to_vec(), pb::Sampling::RandomWalk, stats)
     } else if side == 3 {
         let board = call
             .run(move |_, shared, _| {
@@ -79,32 +73,17 @@ pub(crate) async fn scramble(
                 Progress::Done(drawn.map_err(|err| Failure::invalid("distance", err.to_string())))
             })
             .await?;
-        convert::scramble_response(
-            board.cells(),
-            &request,
-            pb::Sampling::Uniform,
-            Stats::no_search("table"),
-            elapsed(),
-        )
+        let stats = Stats::no_search("table");
+        (board.cells().to_vec(), pb::Sampling::Uniform, stats)
     } else if distance >= FIFTEEN_UNIFORM_FROM {
         let (board, stats) = call.run(uniform(distance, seed)).await?;
-        convert::scramble_response(
-            board.cells(),
-            &request,
-            pb::Sampling::Uniform,
-            stats,
-            elapsed(),
-        )
+        (board.cells().to_vec(), pb::Sampling::Uniform, stats)
     } else {
         let (board, stats) = call.run(walk(Board4::goal(), distance, seed)).await?;
-        convert::scramble_response(
-            board.cells(),
-            &request,
-            pb::Sampling::RandomWalk,
-            stats,
-            elapsed(),
-        )
+        (board.cells().to_vec(), pb::Sampling::RandomWalk, stats)
     };
+    let elapsed = call.received.elapsed();
+    let response = convert::scramble_response(&cells, &request, sampling, stats, elapsed);
     Ok(response)
 }
 
