@@ -4,7 +4,8 @@
 //! - [`v1`]: `proto/solver/v1/solver.proto`, package `solver.v1`: the `Solver` service (three
 //!   bidirectional streams), served unchanged for the callers that use it.
 //! - [`v2`]: `proto/solver/v2/solver.proto`, package `solver.v2`: `SolverService` with unary
-//!   `Solve`, `SolveStream`, `Hint`, `Scramble` and `Verify`.
+//!   `Solve`, `SolveStream`, `Hint`, `Scramble`, `Verify` and `SolveWatch` (one case with its
+//!   progress streamed while it runs).
 //! - [`FILE_DESCRIPTOR_SET`]: one encoded `FileDescriptorSet` holding both packages and every file
 //!   they import (`google/rpc/status.proto`, the well-known types), plus
 //!   `google/rpc/error_details.proto`, for server reflection: a client that knows only the address
@@ -192,6 +193,13 @@ mod tests {
                     ".solver.v2.VerifyResponse",
                     false,
                     false
+                ),
+                (
+                    "SolveWatch",
+                    ".solver.v2.SolveWatchRequest",
+                    ".solver.v2.SolveWatchResponse",
+                    false,
+                    true
                 ),
             ]
         );

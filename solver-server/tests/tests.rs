@@ -13,3 +13,4 @@ mod streams;
 mod tls;
 mod transport;
 mod v2;
+mod watch;

@@ -319,6 +319,28 @@ impl BoundedSearch {
         self.h0.max(self.search.open_bound())
     }
 
+    /// The shortest answer found so far and the lower bound proven with it, as the answer would
+    /// carry them were the search to end now, while it goes on shortening them (see
+    /// [`run`](Self::run)); `None` before the first answer, and once the answer is given.
+    #[must_use]
+    pub fn best_so_far(&self) -> Option<(&[Move], u32)> {
+        let Phase::Shorter { first_len } = self.phase else {
+            return None;
+        };
+        let moves = self.search.best.as_deref()?;
+        Some((moves, proven(self.shorter_bound(first_len), moves.len())))
+    }
+
+    /// What the search has proven once its first answer, `first_len` moves long, was found: the
+    /// weight bounds the optimum from below, and so do the start's heuristic and the open list.
+    fn shorter_bound(&self, first_len: usize) -> u32 {
+        let by_weight = (first_len as u64 * DEN).div_ceil(self.num);
+        u32::try_from(by_weight)
+            .unwrap_or(u32::MAX)
+            .max(self.h0)
+            .max(self.search.open_bound())
+    }
+
     /// Runs until the answer, `stop` or `slice_end` (checked every [`POLL_INTERVAL`](crate::stop::POLL_INTERVAL) boards,
     /// and between the constructive method's groups).
     ///
@@ -370,18 +392,12 @@ impl BoundedSearch {
                         Ran::Limit => false,
                         Ran::Exhausted => true,
                     };
-                    let open = self.search.open_bound();
+                    let bound = self.shorter_bound(first_len);
                     let moves = self.search.best.take().expect("an answer");
                     let bound = if optimal {
                         u32::try_from(moves.len()).unwrap_or(u32::MAX)
                     } else {
-                        // The first answer's length bounds the optimum by the weight it was
-                        // found with.
-                        let by_weight = (first_len as u64 * DEN).div_ceil(self.num);
-                        u32::try_from(by_weight)
-                            .unwrap_or(u32::MAX)
-                            .max(self.h0)
-                            .max(open)
+                        bound
                     };
                     return Ok(Step::Done(self.answer(moves, bound, true)));
                 }
@@ -822,6 +838,41 @@ mod tests {
             }
         }
         assert!(proved > 0, "some searches run out of boards to try");
+    }
+
+    /// What a search in slices shows between them: answers that replay and only shorten, bounds
+    /// never above the optimum, and the final answer no longer than the last shown.
+    #[test]
+    fn the_best_so_far_is_valid_and_only_improves() {
+        let grid = Grid::new(3, 4).unwrap();
+        let goal = GridBoard::goal(grid);
+        let pruning = PruningTables::new();
+        let mut shown = 0;
+        for seed in 1..8 {
+            let start = scrambled(grid, 200, seed);
+            let optimal = grid_ida::solve(&start, &goal, &pruning, &Stop::never())
+                .unwrap()
+                .len();
+            let mut search = BoundedSearch::new(&start, &goal, 3.0);
+            let mut last = usize::MAX;
+            let answer = loop {
+                // A slice that ends at once: one poll interval of boards per call.
+                let step = search.run(&Stop::never(), Some(Instant::now())).unwrap();
+                if let Some((moves, bound)) = search.best_so_far() {
+                    assert_eq!(start.replay(moves).unwrap(), goal);
+                    assert!(moves.len() <= last && moves.len() >= optimal);
+                    assert!(bound as usize <= optimal, "seed {seed}");
+                    last = moves.len();
+                    shown += 1;
+                }
+                if let Step::Done(answer) = step {
+                    break answer;
+                }
+            };
+            assert!(answer.moves.len() <= last);
+            assert!(search.best_so_far().is_none());
+        }
+        assert!(shown > 0, "no answer was shown before the end");
     }
 
     /// Against breadth-first search on every board of small shapes, with budgets small enough

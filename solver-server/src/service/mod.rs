@@ -9,6 +9,7 @@
 
 pub(crate) mod any;
 pub(crate) mod puzzle;
+pub(crate) mod report;
 pub(crate) mod stream;
 pub(crate) mod unary;
 mod v1;

@@ -15,6 +15,7 @@ use crate::errors::{Failure, Proven};
 use crate::metrics::Outcome;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
+use crate::service::report::{Phase, Report};
 
 /// How the stream hands a case to the scheduler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,6 +104,9 @@ pub(crate) struct CaseLimits {
     pub(crate) call_deadline: Option<Instant>,
     /// The server's configuration (time limit, node budgets).
     pub(crate) config: Arc<Config>,
+    /// Where a watched case (`SolveWatch`) tells how it is going; `None` for the others, which
+    /// also skip the anytime answers only a watcher would see.
+    pub(crate) report: Option<Arc<Report>>,
 }
 
 /// A case's [`Stop`] and what it was built from, to explain a stop afterwards.
@@ -135,6 +139,14 @@ impl CaseStop {
 }
 
 impl CaseLimits {
+    /// Tells a watched case's `phase` (nothing for an unwatched one); `tables_done` matters
+    /// during [`Phase::Tables`].
+    pub(crate) fn phase(&self, phase: Phase, tables_done: f64) {
+        if let Some(report) = &self.report {
+            report.phase(phase, tables_done);
+        }
+    }
+
     /// Whether the stream has been cancelled.
     pub(crate) fn is_cancelled(&self) -> bool {
         self.cancelled.load(Ordering::Relaxed)

@@ -148,6 +148,7 @@ where
             cancelled: Arc::new(AtomicBool::new(false)),
             call_deadline: timeout.map(|t| Instant::now() + t),
             config: Arc::clone(&shared.config),
+            report: None,
         },
         flow: shared.scheduler.flow_of(client),
     });

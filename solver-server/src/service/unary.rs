@@ -13,6 +13,7 @@ use crate::arrival::Arrival;
 use crate::errors::{Failure, Proven};
 use crate::scheduler::{ClientId, JobError, Progress, Slice};
 use crate::service::puzzle::CaseLimits;
+use crate::service::report::Report;
 use crate::service::stream::grpc_timeout;
 use crate::service::{Shared, client_of};
 
@@ -69,11 +70,18 @@ impl Call {
                 cancelled: Arc::new(AtomicBool::new(false)),
                 call_deadline: grpc_timeout(metadata).map(|t| call_deadline(arrived, t)),
                 config: Arc::clone(&shared.config),
+                report: None,
             },
             received,
             client: client_of(request),
             _slot: slot,
         })
+    }
+
+    /// The same call, its cases telling `report` how they are going (`SolveWatch`).
+    pub(crate) fn watched(mut self, report: Arc<Report>) -> Self {
+        self.limits.report = Some(report);
+        self
     }
 
     /// Runs `work` in slices on the scheduler, in a flow of its own, until it is done. The end of

@@ -3,12 +3,12 @@
 //! or, when the request allows a ratio above 1, an answer with a proven lower bound.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use solver_core::tiles::bounded::{BoundedSearch, Method, Step};
 use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::grid_ida::{GridSearch, Slice as Found};
-use solver_core::{Move, SearchStats, Stopped, format_moves};
+use solver_core::{Move, SearchStats, StopReason, Stopped, format_moves};
 use solver_proto::v2 as pb;
 
 use super::GridCase;
@@ -24,6 +24,7 @@ use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
 use crate::service::any::V2Puzzle;
 use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, Stats};
+use crate::service::report::{Phase, Report};
 
 /// Cases on boards of the other shapes.
 #[derive(Debug)]
@@ -58,7 +59,30 @@ pub(crate) struct GridWork {
     search: Option<GridSearch>,
     /// A bounded case's search under way, and the memory it reserved.
     bounded: Option<(BoundedSearch, Reservation)>,
+    /// For a watched optimal case: the bounded first answer's search, once started, until it
+    /// is over.
+    anytime: Anytime,
 }
+
+/// Where a watched optimal case is with its first, bounded answer (see [`anytime_step`]).
+#[derive(Debug, Default)]
+enum Anytime {
+    /// Not started.
+    #[default]
+    Ahead,
+    /// Under way since the instant, with the memory it reserved.
+    Running(Box<(BoundedSearch, Reservation, Instant)>),
+    /// Over (answered, skipped or out of budget), with the nodes it expanded.
+    Over(u64),
+}
+
+/// The ratio a watched optimal case's first answer is asked within: answered within about half
+/// a second on the 24-puzzle (see `solver_core::tiles::bounded`), and only a start.
+const ANYTIME_RATIO: f64 = 1.5;
+
+/// How long the bounded search may go on shortening its first answer before the optimal search
+/// starts: the optimum is what was asked.
+const ANYTIME_SHORTENING: Duration = Duration::from_secs(1);
 
 /// One slice of a bounded case: weighted A* (with the pattern databases for the target when they
 /// are held or stored, which make the answers much shorter; none is built for a bounded case,
@@ -93,16 +117,24 @@ fn bounded_step(
                 Some(Help::Databases(databases)) => {
                     BoundedSearch::with_databases(&case.start, &case.target, ratio, databases)
                 }
-                Some(Help::Coming { .. }) => return wait(stop, limits),
+                Some(Help::Coming { .. }) => {
+                    limits.phase(Phase::Tables, tables_done(shared, case));
+                    return wait(stop, limits);
+                }
                 _ => BoundedSearch::new(&case.start, &case.target, ratio),
             };
             let Some(memory) = shared.search_memory.reserve(search.memory_ceiling()) else {
+                limits.phase(Phase::Waiting, 0.0);
                 return wait(stop, limits);
             };
             empty.insert((search, memory))
         }
     };
-    let found = match search.run(&stop.stop, Some(slice.end)) {
+    let ran = search.run(&stop.stop, Some(slice.end));
+    if let Some(report) = &limits.report {
+        tell(report, Phase::Searching, search);
+    }
+    let found = match ran {
         Ok(Step::Suspended) => return Progress::Pending,
         Ok(Step::Done(found)) => Ok(GridAnswer::Solved {
             moves: Arc::from(format_moves(&found.moves)),
@@ -158,6 +190,7 @@ impl Puzzle for AnyShape {
             stop: None,
             search: None,
             bounded: None,
+            anytime: Anytime::default(),
         }
     }
 
@@ -178,11 +211,27 @@ impl Puzzle for AnyShape {
             Some(started) => started,
             empty => match begin(&case.start, &case.target, shared, slice) {
                 Begun::Walked(moves) => return Progress::Done(Ok(walked(&moves))),
-                Begun::Waiting => return wait(stop, limits),
+                Begun::Waiting => {
+                    limits.phase(Phase::Tables, tables_done(shared, case));
+                    return wait(stop, limits);
+                }
                 Begun::Search(search) => empty.insert(*search),
             },
         };
-        Progress::Done(match search.run(&stop.stop, Some(slice.end)) {
+        let before = match anytime_step(&mut work.anytime, case, stop, limits, shared, slice) {
+            Progress::Pending => return Progress::Pending,
+            Progress::Done(Err(failure)) => return Progress::Done(Err(failure)),
+            Progress::Done(Ok(nodes)) => nodes,
+        };
+        let ran = search.run(&stop.after(before), Some(slice.end));
+        if let Some(report) = &limits.report {
+            report.searched(
+                Phase::Searching,
+                search.bound(),
+                before + search.stats().nodes,
+            );
+        }
+        Progress::Done(match ran {
             Ok(Found::Suspended) => return Progress::Pending,
             Ok(Found::Found(moves)) => {
                 let letters: Arc<str> = Arc::from(format_moves(&moves));
@@ -192,13 +241,22 @@ impl Puzzle for AnyShape {
                     lower_bound: search.bound(),
                     moves: letters,
                     cached: false,
-                    stats: Stats::searched(search.stats(), search.method()),
+                    stats: Stats::searched(
+                        SearchStats {
+                            nodes: before + search.stats().nodes,
+                            ..search.stats()
+                        },
+                        search.method(),
+                    ),
                 })
             }
             // The last iteration's bound: every shorter one was searched in full.
-            Err(stopped) => Err(limits
-                .failure(stop, stopped, 0)
-                .with_lower_bound(search.bound())),
+            Err(stopped) => {
+                let proven = limits.report.as_ref().map_or(0, |r| r.latest().lower_bound);
+                Err(limits
+                    .failure(stop, stopped, before)
+                    .with_lower_bound(search.bound().max(proven)))
+            }
         })
     }
 
@@ -208,6 +266,88 @@ impl Puzzle for AnyShape {
             GridAnswer::Unsolvable => Outcome::Unsolvable,
         }
     }
+}
+
+/// The first slices of a watched optimal case: an answer within [`ANYTIME_RATIO`] (with the
+/// target's databases when held), told to the watcher as the best so far and shortened for up
+/// to [`ANYTIME_SHORTENING`] before the optimal search starts; the nodes it expanded once over. It is skipped when its memory is not free at
+/// once, and ends early (the optimal search going on) when it runs out of the node budget; a
+/// deadline, the time limit or a cancel end the case.
+fn anytime_step(
+    anytime: &mut Anytime,
+    case: &GridCase,
+    stop: &CaseStop,
+    limits: &CaseLimits,
+    shared: &Shared,
+    slice: &Slice<'_>,
+) -> Progress<Result<u64, Failure>> {
+    let Some(report) = &limits.report else {
+        return Progress::Done(Ok(0));
+    };
+    let running = match anytime {
+        Anytime::Over(nodes) => return Progress::Done(Ok(*nodes)),
+        Anytime::Running(running) => running,
+        Anytime::Ahead => {
+            let (grid, blank) = (case.start.grid(), case.target.blank());
+            let search = match shared.families.sliding.grids.held(grid, blank) {
+                Some(Help::Databases(databases)) => BoundedSearch::with_databases(
+                    &case.start,
+                    &case.target,
+                    ANYTIME_RATIO,
+                    databases,
+                ),
+                _ => BoundedSearch::new(&case.start, &case.target, ANYTIME_RATIO),
+            };
+            let Some(memory) = shared.search_memory.reserve(search.memory_ceiling()) else {
+                *anytime = Anytime::Over(0);
+                return Progress::Done(Ok(0));
+            };
+            *anytime = Anytime::Running(Box::new((search, memory, Instant::now())));
+            let Anytime::Running(running) = anytime else {
+                unreachable!("just set");
+            };
+            running
+        }
+    };
+    let (search, _, began) = &mut **running;
+    let ran = search.run(&stop.stop, Some(slice.end));
+    let nodes = search.stats().nodes;
+    tell(report, Phase::Bounding, search);
+    match ran {
+        Ok(Step::Suspended)
+            if search.best_so_far().is_some() && began.elapsed() >= ANYTIME_SHORTENING => {}
+        Ok(Step::Suspended) => return Progress::Pending,
+        Ok(Step::Done(found)) => report.found(&format_moves(&found.moves), found.lower_bound),
+        // Only the node budget is left to the optimal search (which then stops at its first
+        // node): a deadline, the time limit or a cancel ends the case.
+        Err(stopped) if stopped.reason != StopReason::NodeBudget => {
+            let bound = search.lower_bound();
+            *anytime = Anytime::Over(nodes);
+            return Progress::Done(Err(limits
+                .failure(stop, stopped, 0)
+                .with_lower_bound(bound)));
+        }
+        Err(_) => {}
+    }
+    *anytime = Anytime::Over(nodes);
+    Progress::Done(Ok(nodes))
+}
+
+/// Tells a watcher how a bounded search is going: its bound, its nodes and its best answer.
+fn tell(report: &Report, phase: Phase, search: &BoundedSearch) {
+    report.searched(phase, search.lower_bound(), search.stats().nodes);
+    if let Some((moves, bound)) = search.best_so_far() {
+        report.found(&format_moves(moves), bound);
+    }
+}
+
+/// How far the build or load of the tables `case` waits for has come (0 when unknown).
+fn tables_done(shared: &Shared, case: &GridCase) -> f64 {
+    shared
+        .families
+        .sliding
+        .grids
+        .progress(case.start.grid(), case.target.blank())
 }
 
 /// A case waiting (for tables being built, or for memory) before its search: pending until its

@@ -22,6 +22,8 @@ use solver_core::{Move, Pace};
 use solver_store::DataDir;
 use solver_store::shapes::{self, MAX_DATABASE_CELLS, memory_budget, partition_for, tabled};
 
+use super::progress::BuildProgress;
+
 /// What a case on a board of shape `grid` towards a target with the blank on `blank` can use.
 #[derive(Debug, Clone)]
 pub(crate) enum Help {
@@ -62,6 +64,8 @@ pub(crate) struct Grids {
     pruning: PruningTables,
     /// The shapes whose automaton build has been started.
     pruning_builds: Mutex<HashSet<Grid>>,
+    /// How far the build in progress has come.
+    progress: BuildProgress,
 }
 
 impl Grids {
@@ -87,6 +91,7 @@ impl Grids {
             threads,
             pruning: PruningTables::new(),
             pruning_builds: Mutex::default(),
+            progress: BuildProgress::default(),
         }
     }
 
@@ -168,13 +173,23 @@ impl Grids {
             *lock(&self.in_progress) = Some(key);
             let grids = Arc::clone(self);
             start(Box::new(move |pace: &dyn Pace| {
-                grids.prepare(grid, blank, pace);
+                grids.prepare(grid, blank, &grids.progress.tracking(pace));
                 *lock(&grids.in_progress) = None;
                 grids.building.store(false, Ordering::Release);
             }));
         }
         Help::Coming {
             wait: !tabled(grid),
+        }
+    }
+
+    /// How far the load or build of what `grid` and `blank` need has come, 0 to 1 (0 when it
+    /// is not under way or cannot tell).
+    pub(crate) fn progress(&self, grid: Grid, blank: usize) -> f64 {
+        if *lock(&self.in_progress) == Some((grid, blank)) {
+            self.progress.fraction()
+        } else {
+            0.0
         }
     }
 

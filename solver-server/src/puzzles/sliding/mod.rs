@@ -13,6 +13,7 @@ pub(crate) mod engine;
 pub(crate) mod grid;
 mod grids;
 mod hint;
+mod progress;
 mod remembered;
 mod scramble;
 pub(crate) mod searches;

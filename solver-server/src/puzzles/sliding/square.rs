@@ -20,6 +20,7 @@ use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
 use crate::service::any::V2Puzzle;
 use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, Stats};
+use crate::service::report::Phase;
 
 /// 3×3 cases.
 #[derive(Debug)]
@@ -113,8 +114,9 @@ pub(crate) fn fifteen_ready(target: &Board4, shared: &Shared, slice: &Slice<'_>)
             shared.scheduler.workers(),
         );
         let engine = Arc::clone(&shared.families.sliding.engine);
+        let progress = Arc::clone(&shared.families.sliding.fifteen_progress);
         slice.spawn_paced(move |pacer| {
-            engine.prepare_fifteen(&target, &data, threads, pacer);
+            engine.prepare_fifteen(&target, &data, threads, &progress.tracking(pacer));
             building.store(false, Ordering::Release);
         });
     }
@@ -158,6 +160,8 @@ impl Puzzle for Fifteen {
             Some(started) => started,
             empty => {
                 if !fifteen_ready(&case.target, shared, slice) {
+                    let done = shared.families.sliding.fifteen_progress.fraction();
+                    limits.phase(Phase::Tables, done);
                     return Progress::Pending;
                 }
                 let stop = limits.stop(case.node_budget);
@@ -172,7 +176,11 @@ impl Puzzle for Fifteen {
                 empty.insert((search, stop))
             }
         };
-        let Some(result) = search.run(&stop.stop, slice.end) else {
+        let ran = search.run(&stop.stop, slice.end);
+        if let Some(report) = &limits.report {
+            report.searched(Phase::Searching, search.lower_bound(), search.stats().nodes);
+        }
+        let Some(result) = ran else {
             return Progress::Pending;
         };
         Progress::Done(match result {

@@ -8,6 +8,7 @@ use solver_store::Loader;
 
 use super::engine::Engine;
 use super::grids::Grids;
+use super::progress::BuildProgress;
 use crate::config::Config;
 
 /// Every table the family's searches share read-only, one owner per server: the 8- and
@@ -24,6 +25,8 @@ pub(crate) struct Tables {
     pub(crate) data: Loader,
     /// Set while a 15-puzzle case's missing tables are being built (one build at a time).
     pub(crate) fifteen_building: Arc<AtomicBool>,
+    /// How far that build has come.
+    pub(crate) fifteen_progress: Arc<BuildProgress>,
     /// Every 3×3 board by its distance from the goal, for `Scramble`; built on first use.
     pub(crate) layers: OnceLock<EightLayers>,
 }
@@ -42,6 +45,7 @@ impl Tables {
             )),
             data: Loader::new(data, config.findings.clone()),
             fifteen_building: Arc::default(),
+            fifteen_progress: Arc::default(),
             layers: OnceLock::new(),
         }
     }

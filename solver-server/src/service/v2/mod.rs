@@ -1,13 +1,16 @@
 //! The `solver.v2.SolverService`: one module per RPC. `Solve` and `SolveStream` answer cases of
 //! every kind through the same [`Puzzle`](crate::service::puzzle::Puzzle)s as v1 (unary through
 //! [`Call`](crate::service::unary::Call), streamed through the stream machinery with an
-//! [`Edge`](crate::service::stream::Edge)); `Hint`, `Scramble` and `Verify` run their searches
+//! [`Edge`](crate::service::stream::Edge)); `SolveWatch` answers one case as `Solve` does, in a
+//! call that carries a [`Report`](crate::service::report::Report) whose snapshots it streams
+//! ([`watch`]); `Hint`, `Scramble` and `Verify` run their searches
 //! through the sliding family's
 //! [`Searches`](crate::puzzles::sliding::searches::Searches). Every CPU-bound step runs in slices
 //! on the scheduler. `Hint`, `Scramble` and `Verify` are counted per call ([`counted`]), the
 //! others per case.
 
 mod solve;
+mod watch;
 
 use std::sync::Arc;
 
@@ -35,6 +38,7 @@ impl SolverServiceV2 {
 #[tonic::async_trait]
 impl pb::solver_service_server::SolverService for SolverServiceV2 {
     type SolveStreamStream = ReplyStream<pb::SolveResponse>;
+    type SolveWatchStream = ReplyStream<pb::SolveWatchResponse>;
 
     async fn solve(
         &self,
@@ -48,6 +52,13 @@ impl pb::solver_service_server::SolverService for SolverServiceV2 {
         request: Request<Streaming<pb::SolveRequest>>,
     ) -> Result<Response<Self::SolveStreamStream>, Status> {
         solve::stream(&self.shared, request)
+    }
+
+    async fn solve_watch(
+        &self,
+        request: Request<pb::SolveWatchRequest>,
+    ) -> Result<Response<Self::SolveWatchStream>, Status> {
+        watch::open(&self.shared, request)
     }
 
     async fn hint(

@@ -89,7 +89,17 @@ pub(super) async fn unary(
     request: Request<pb::SolveRequest>,
 ) -> Result<pb::SolveResponse, Failure> {
     let call = Call::begin(shared, &request)?;
-    let (id, kind, case) = crate::puzzles::solve_case(request.into_inner(), shared);
+    answer(shared, &call, request.into_inner()).await
+}
+
+/// Answers one case within `call` (a unary `Solve`, or a `SolveWatch` whose call carries its
+/// report).
+pub(super) async fn answer(
+    shared: &Arc<Shared>,
+    call: &Call,
+    request: pb::SolveRequest,
+) -> Result<pb::SolveResponse, Failure> {
+    let (id, kind, case) = crate::puzzles::solve_case(request, shared);
     let counted = InFlight::new(shared.metrics.kind(kind), call.received);
     let result = match case {
         Err(failure) => Err(failure),

@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file solver/v2/solver.proto.
  */
 export const file_solver_v2_solver: GenFile = /*@__PURE__*/
-  fileDesc("ChZzb2x2ZXIvdjIvc29sdmVyLnByb3RvEglzb2x2ZXIudjIiygEKDFNvbHZlUmVxdWVzdBIKCgJpZBgBIAEoCRIrCgdzbGlkaW5nGAIgASgLMhguc29sdmVyLnYyLlNsaWRpbmdQdXp6bGVIABIvCglzb2xpdGFpcmUYAyABKAsyGi5zb2x2ZXIudjIuU29saXRhaXJlUHV6emxlSAASIQoGbGltaXRzGAQgASgLMhEuc29sdmVyLnYyLkxpbWl0cxIjCgdxdWFsaXR5GAUgASgLMhIuc29sdmVyLnYyLlF1YWxpdHlCCAoGcHV6emxlIkoKDVNsaWRpbmdQdXp6bGUSDAoEcm93cxgBIAEoDRIMCgRjb2xzGAIgASgNEg0KBXN0YXJ0GAMgAygNEg4KBnRhcmdldBgEIAMoDSJmCg9Tb2xpdGFpcmVQdXp6bGUSIAoFc3RhcnQYASADKAsyES5zb2x2ZXIudjIuU3F1YXJlEh4KA2VuZBgCIAMoCzIRLnNvbHZlci52Mi5TcXVhcmUSEQoJbWF4X21vdmVzGAMgASgNIiIKBlNxdWFyZRILCgNyb3cYASABKA0SCwoDY29sGAIgASgNIh0KBkxpbWl0cxITCgtub2RlX2J1ZGdldBgBIAEoBCIcCgdRdWFsaXR5EhEKCW1heF9yYXRpbxgBIAEoASKHAgoNU29sdmVSZXNwb25zZRIKCgJpZBgBIAEoCRInCghzb2x1dGlvbhgCIAEoCzITLnNvbHZlci52Mi5Tb2x1dGlvbkgAEisKCnVuc29sdmFibGUYAyABKAsyFS5zb2x2ZXIudjIuVW5zb2x2YWJsZUgAEi0KC3VucmVhY2hhYmxlGAQgASgLMhYuc29sdmVyLnYyLlVucmVhY2hhYmxlSAASIwoFZXJyb3IYBSABKAsyEi5nb29nbGUucnBjLlN0YXR1c0gAEiUKBXN0YXRzGAYgASgLMhYuc29sdmVyLnYyLlNlYXJjaFN0YXRzEg4KBmNhY2hlZBgHIAEoCEIJCgdvdXRjb21lInQKCFNvbHV0aW9uEi0KB3NsaWRpbmcYASABKAsyGi5zb2x2ZXIudjIuU2xpZGluZ1NvbHV0aW9uSAASMQoJc29saXRhaXJlGAIgASgLMhwuc29sdmVyLnYyLlNvbGl0YWlyZVNvbHV0aW9uSABCBgoEa2luZCJFCg9TbGlkaW5nU29sdXRpb24SDQoFbW92ZXMYASABKAkSDgoGbGVuZ3RoGAIgASgNEhMKC2xvd2VyX2JvdW5kGAMgASgNIkwKEVNvbGl0YWlyZVNvbHV0aW9uEicKBW1vdmVzGAEgAygLMhguc29sdmVyLnYyLlNvbGl0YWlyZU1vdmUSDgoGbGVuZ3RoGAIgASgNIloKDVNvbGl0YWlyZU1vdmUSIQoGb3JpZ2luGAEgASgLMhEuc29sdmVyLnYyLlNxdWFyZRImCgtkZXN0aW5hdGlvbhgCIAEoCzIRLnNvbHZlci52Mi5TcXVhcmUiHAoKVW5zb2x2YWJsZRIOCgZyZWFzb24YASABKAkiIAoLVW5yZWFjaGFibGUSEQoJbWF4X21vdmVzGAEgASgNImwKC1NlYXJjaFN0YXRzEg0KBW5vZGVzGAEgASgEEhIKCml0ZXJhdGlvbnMYAiABKA0SKgoHZWxhcHNlZBgDIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIOCgZtZXRob2QYBCABKAkiawoLSGludFJlcXVlc3QSDAoEcm93cxgBIAEoDRIMCgRjb2xzGAIgASgNEg0KBXN0YXJ0GAMgAygNEg4KBnRhcmdldBgEIAMoDRIhCgZsaW1pdHMYBSABKAsyES5zb2x2ZXIudjIuTGltaXRzImsKDEhpbnRSZXNwb25zZRIQCghkaXN0YW5jZRgBIAEoDRIiCgVtb3ZlcxgCIAMoCzITLnNvbHZlci52Mi5IaW50TW92ZRIlCgVzdGF0cxgDIAEoCzIWLnNvbHZlci52Mi5TZWFyY2hTdGF0cyI1CghIaW50TW92ZRIRCglkaXJlY3Rpb24YASABKAkSFgoOZGlzdGFuY2VfYWZ0ZXIYAiABKA0iTQoPU2NyYW1ibGVSZXF1ZXN0EgwKBHJvd3MYASABKA0SDAoEY29scxgCIAEoDRIQCghkaXN0YW5jZRgDIAEoDRIMCgRzZWVkGAQgASgEIo8BChBTY3JhbWJsZVJlc3BvbnNlEg0KBWJvYXJkGAEgAygNEhAKCGRpc3RhbmNlGAIgASgNEgwKBHNlZWQYAyABKAQSJQoIc2FtcGxpbmcYBCABKA4yEy5zb2x2ZXIudjIuU2FtcGxpbmcSJQoFc3RhdHMYBSABKAsyFi5zb2x2ZXIudjIuU2VhcmNoU3RhdHMifAoNVmVyaWZ5UmVxdWVzdBIMCgRyb3dzGAEgASgNEgwKBGNvbHMYAiABKA0SDQoFc3RhcnQYAyADKA0SDgoGdGFyZ2V0GAQgAygNEg0KBW1vdmVzGAUgASgJEiEKBmxpbWl0cxgGIAEoCzIRLnNvbHZlci52Mi5MaW1pdHMi0AEKDlZlcmlmeVJlc3BvbnNlEg0KBWxlZ2FsGAEgASgIEiAKE2ZpcnN0X2lsbGVnYWxfaW5kZXgYAiABKA1IAIgBARIWCg5yZWFjaGVzX3RhcmdldBgDIAEoCBIOCgZsZW5ndGgYBCABKA0SFgoOb3B0aW1hbF9sZW5ndGgYBSABKA0SDgoGZXhjZXNzGAYgASgNEiUKBXN0YXRzGAcgASgLMhYuc29sdmVyLnYyLlNlYXJjaFN0YXRzQhYKFF9maXJzdF9pbGxlZ2FsX2luZGV4KlQKCFNhbXBsaW5nEhgKFFNBTVBMSU5HX1VOU1BFQ0lGSUVEEAASFAoQU0FNUExJTkdfVU5JRk9STRABEhgKFFNBTVBMSU5HX1JBTkRPTV9XQUxLEAIyzgIKDVNvbHZlclNlcnZpY2USOgoFU29sdmUSFy5zb2x2ZXIudjIuU29sdmVSZXF1ZXN0Ghguc29sdmVyLnYyLlNvbHZlUmVzcG9uc2USRAoLU29sdmVTdHJlYW0SFy5zb2x2ZXIudjIuU29sdmVSZXF1ZXN0Ghguc29sdmVyLnYyLlNvbHZlUmVzcG9uc2UoATABEjcKBEhpbnQSFi5zb2x2ZXIudjIuSGludFJlcXVlc3QaFy5zb2x2ZXIudjIuSGludFJlc3BvbnNlEkMKCFNjcmFtYmxlEhouc29sdmVyLnYyLlNjcmFtYmxlUmVxdWVzdBobLnNvbHZlci52Mi5TY3JhbWJsZVJlc3BvbnNlEj0KBlZlcmlmeRIYLnNvbHZlci52Mi5WZXJpZnlSZXF1ZXN0Ghkuc29sdmVyLnYyLlZlcmlmeVJlc3BvbnNlQo4BChlpbnZhbGlkLmV4YW1wbGUuc29sdmVyLnYyQgtTb2x2ZXJQcm90b1ABWjdleGFtcGxlLmludmFsaWQvcHV6emxlLXNvbHZlci9nZW4vZ28vc29sdmVyL3YyO3NvbHZlcnYyogIDU0xWqgIJU29sdmVyLlYyygIJU29sdmVyXFYy6gIKU29sdmVyOjpWMmIGcHJvdG8z", [file_google_protobuf_duration, file_google_rpc_status]);
+  fileDesc("ChZzb2x2ZXIvdjIvc29sdmVyLnByb3RvEglzb2x2ZXIudjIiygEKDFNvbHZlUmVxdWVzdBIKCgJpZBgBIAEoCRIrCgdzbGlkaW5nGAIgASgLMhguc29sdmVyLnYyLlNsaWRpbmdQdXp6bGVIABIvCglzb2xpdGFpcmUYAyABKAsyGi5zb2x2ZXIudjIuU29saXRhaXJlUHV6emxlSAASIQoGbGltaXRzGAQgASgLMhEuc29sdmVyLnYyLkxpbWl0cxIjCgdxdWFsaXR5GAUgASgLMhIuc29sdmVyLnYyLlF1YWxpdHlCCAoGcHV6emxlIkoKDVNsaWRpbmdQdXp6bGUSDAoEcm93cxgBIAEoDRIMCgRjb2xzGAIgASgNEg0KBXN0YXJ0GAMgAygNEg4KBnRhcmdldBgEIAMoDSJmCg9Tb2xpdGFpcmVQdXp6bGUSIAoFc3RhcnQYASADKAsyES5zb2x2ZXIudjIuU3F1YXJlEh4KA2VuZBgCIAMoCzIRLnNvbHZlci52Mi5TcXVhcmUSEQoJbWF4X21vdmVzGAMgASgNIiIKBlNxdWFyZRILCgNyb3cYASABKA0SCwoDY29sGAIgASgNIh0KBkxpbWl0cxITCgtub2RlX2J1ZGdldBgBIAEoBCIcCgdRdWFsaXR5EhEKCW1heF9yYXRpbxgBIAEoASKHAgoNU29sdmVSZXNwb25zZRIKCgJpZBgBIAEoCRInCghzb2x1dGlvbhgCIAEoCzITLnNvbHZlci52Mi5Tb2x1dGlvbkgAEisKCnVuc29sdmFibGUYAyABKAsyFS5zb2x2ZXIudjIuVW5zb2x2YWJsZUgAEi0KC3VucmVhY2hhYmxlGAQgASgLMhYuc29sdmVyLnYyLlVucmVhY2hhYmxlSAASIwoFZXJyb3IYBSABKAsyEi5nb29nbGUucnBjLlN0YXR1c0gAEiUKBXN0YXRzGAYgASgLMhYuc29sdmVyLnYyLlNlYXJjaFN0YXRzEg4KBmNhY2hlZBgHIAEoCEIJCgdvdXRjb21lInQKCFNvbHV0aW9uEi0KB3NsaWRpbmcYASABKAsyGi5zb2x2ZXIudjIuU2xpZGluZ1NvbHV0aW9uSAASMQoJc29saXRhaXJlGAIgASgLMhwuc29sdmVyLnYyLlNvbGl0YWlyZVNvbHV0aW9uSABCBgoEa2luZCJFCg9TbGlkaW5nU29sdXRpb24SDQoFbW92ZXMYASABKAkSDgoGbGVuZ3RoGAIgASgNEhMKC2xvd2VyX2JvdW5kGAMgASgNIkwKEVNvbGl0YWlyZVNvbHV0aW9uEicKBW1vdmVzGAEgAygLMhguc29sdmVyLnYyLlNvbGl0YWlyZU1vdmUSDgoGbGVuZ3RoGAIgASgNIloKDVNvbGl0YWlyZU1vdmUSIQoGb3JpZ2luGAEgASgLMhEuc29sdmVyLnYyLlNxdWFyZRImCgtkZXN0aW5hdGlvbhgCIAEoCzIRLnNvbHZlci52Mi5TcXVhcmUiHAoKVW5zb2x2YWJsZRIOCgZyZWFzb24YASABKAkiIAoLVW5yZWFjaGFibGUSEQoJbWF4X21vdmVzGAEgASgNImwKC1NlYXJjaFN0YXRzEg0KBW5vZGVzGAEgASgEEhIKCml0ZXJhdGlvbnMYAiABKA0SKgoHZWxhcHNlZBgDIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIOCgZtZXRob2QYBCABKAkiawoLSGludFJlcXVlc3QSDAoEcm93cxgBIAEoDRIMCgRjb2xzGAIgASgNEg0KBXN0YXJ0GAMgAygNEg4KBnRhcmdldBgEIAMoDRIhCgZsaW1pdHMYBSABKAsyES5zb2x2ZXIudjIuTGltaXRzImsKDEhpbnRSZXNwb25zZRIQCghkaXN0YW5jZRgBIAEoDRIiCgVtb3ZlcxgCIAMoCzITLnNvbHZlci52Mi5IaW50TW92ZRIlCgVzdGF0cxgDIAEoCzIWLnNvbHZlci52Mi5TZWFyY2hTdGF0cyI1CghIaW50TW92ZRIRCglkaXJlY3Rpb24YASABKAkSFgoOZGlzdGFuY2VfYWZ0ZXIYAiABKA0iTQoPU2NyYW1ibGVSZXF1ZXN0EgwKBHJvd3MYASABKA0SDAoEY29scxgCIAEoDRIQCghkaXN0YW5jZRgDIAEoDRIMCgRzZWVkGAQgASgEIo8BChBTY3JhbWJsZVJlc3BvbnNlEg0KBWJvYXJkGAEgAygNEhAKCGRpc3RhbmNlGAIgASgNEgwKBHNlZWQYAyABKAQSJQoIc2FtcGxpbmcYBCABKA4yEy5zb2x2ZXIudjIuU2FtcGxpbmcSJQoFc3RhdHMYBSABKAsyFi5zb2x2ZXIudjIuU2VhcmNoU3RhdHMifAoNVmVyaWZ5UmVxdWVzdBIMCgRyb3dzGAEgASgNEgwKBGNvbHMYAiABKA0SDQoFc3RhcnQYAyADKA0SDgoGdGFyZ2V0GAQgAygNEg0KBW1vdmVzGAUgASgJEiEKBmxpbWl0cxgGIAEoCzIRLnNvbHZlci52Mi5MaW1pdHMi0AEKDlZlcmlmeVJlc3BvbnNlEg0KBWxlZ2FsGAEgASgIEiAKE2ZpcnN0X2lsbGVnYWxfaW5kZXgYAiABKA1IAIgBARIWCg5yZWFjaGVzX3RhcmdldBgDIAEoCBIOCgZsZW5ndGgYBCABKA0SFgoOb3B0aW1hbF9sZW5ndGgYBSABKA0SDgoGZXhjZXNzGAYgASgNEiUKBXN0YXRzGAcgASgLMhYuc29sdmVyLnYyLlNlYXJjaFN0YXRzQhYKFF9maXJzdF9pbGxlZ2FsX2luZGV4ImoKEVNvbHZlV2F0Y2hSZXF1ZXN0EigKB3JlcXVlc3QYASABKAsyFy5zb2x2ZXIudjIuU29sdmVSZXF1ZXN0EisKCGludGVydmFsGAIgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uIncKElNvbHZlV2F0Y2hSZXNwb25zZRIsCghwcm9ncmVzcxgBIAEoCzIYLnNvbHZlci52Mi5Tb2x2ZVByb2dyZXNzSAASKgoGYW5zd2VyGAIgASgLMhguc29sdmVyLnYyLlNvbHZlUmVzcG9uc2VIAEIHCgVldmVudCLYAQoNU29sdmVQcm9ncmVzcxIkCgVwaGFzZRgBIAEoDjIVLnNvbHZlci52Mi5Tb2x2ZVBoYXNlEhMKC3RhYmxlc19kb25lGAIgASgBEhMKC2xvd2VyX2JvdW5kGAMgASgNEigKBGJlc3QYBCABKAsyGi5zb2x2ZXIudjIuU2xpZGluZ1NvbHV0aW9uEhIKCmJlc3RfcmF0aW8YBSABKAESDQoFbm9kZXMYBiABKAQSKgoHZWxhcHNlZBgHIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbipUCghTYW1wbGluZxIYChRTQU1QTElOR19VTlNQRUNJRklFRBAAEhQKEFNBTVBMSU5HX1VOSUZPUk0QARIYChRTQU1QTElOR19SQU5ET01fV0FMSxACKo8BCgpTb2x2ZVBoYXNlEhsKF1NPTFZFX1BIQVNFX1VOU1BFQ0lGSUVEEAASFwoTU09MVkVfUEhBU0VfV0FJVElORxABEhYKElNPTFZFX1BIQVNFX1RBQkxFUxACEhgKFFNPTFZFX1BIQVNFX0JPVU5ESU5HEAMSGQoVU09MVkVfUEhBU0VfU0VBUkNISU5HEAQymwMKDVNvbHZlclNlcnZpY2USOgoFU29sdmUSFy5zb2x2ZXIudjIuU29sdmVSZXF1ZXN0Ghguc29sdmVyLnYyLlNvbHZlUmVzcG9uc2USRAoLU29sdmVTdHJlYW0SFy5zb2x2ZXIudjIuU29sdmVSZXF1ZXN0Ghguc29sdmVyLnYyLlNvbHZlUmVzcG9uc2UoATABEjcKBEhpbnQSFi5zb2x2ZXIudjIuSGludFJlcXVlc3QaFy5zb2x2ZXIudjIuSGludFJlc3BvbnNlEkMKCFNjcmFtYmxlEhouc29sdmVyLnYyLlNjcmFtYmxlUmVxdWVzdBobLnNvbHZlci52Mi5TY3JhbWJsZVJlc3BvbnNlEj0KBlZlcmlmeRIYLnNvbHZlci52Mi5WZXJpZnlSZXF1ZXN0Ghkuc29sdmVyLnYyLlZlcmlmeVJlc3BvbnNlEksKClNvbHZlV2F0Y2gSHC5zb2x2ZXIudjIuU29sdmVXYXRjaFJlcXVlc3QaHS5zb2x2ZXIudjIuU29sdmVXYXRjaFJlc3BvbnNlMAFCjgEKGWludmFsaWQuZXhhbXBsZS5zb2x2ZXIudjJCC1NvbHZlclByb3RvUAFaN2V4YW1wbGUuaW52YWxpZC9wdXp6bGUtc29sdmVyL2dlbi9nby9zb2x2ZXIvdjI7c29sdmVydjKiAgNTTFaqAglTb2x2ZXIuVjLKAglTb2x2ZXJcVjLqAgpTb2x2ZXI6OlYyYgZwcm90bzM", [file_google_protobuf_duration, file_google_rpc_status]);
 
 /**
  * One case for `Solve` or `SolveStream`.
@@ -891,6 +891,138 @@ export const VerifyResponseSchema: GenMessage<VerifyResponse> = /*@__PURE__*/
   messageDesc(file_solver_v2_solver, 20);
 
 /**
+ * A case to solve while watching it.
+ *
+ * @generated from message solver.v2.SolveWatchRequest
+ */
+export type SolveWatchRequest = Message<"solver.v2.SolveWatchRequest"> & {
+  /**
+   * The case, as `Solve` takes it.
+   *
+   * @generated from field: solver.v2.SolveRequest request = 1;
+   */
+  request?: SolveRequest | undefined;
+
+  /**
+   * The least time between two `progress` messages; absent or below 100 ms means 250 ms, and
+   * above 10 s means 10 s.
+   *
+   * @generated from field: google.protobuf.Duration interval = 2;
+   */
+  interval?: Duration | undefined;
+};
+
+/**
+ * Describes the message solver.v2.SolveWatchRequest.
+ * Use `create(SolveWatchRequestSchema)` to create a new message.
+ */
+export const SolveWatchRequestSchema: GenMessage<SolveWatchRequest> = /*@__PURE__*/
+  messageDesc(file_solver_v2_solver, 21);
+
+/**
+ * One message of a `SolveWatch` stream: progress while the case runs, then its answer.
+ *
+ * @generated from message solver.v2.SolveWatchResponse
+ */
+export type SolveWatchResponse = Message<"solver.v2.SolveWatchResponse"> & {
+  /**
+   * Exactly one of these is set.
+   *
+   * @generated from oneof solver.v2.SolveWatchResponse.event
+   */
+  event: {
+    /**
+     * How the case is going.
+     *
+     * @generated from field: solver.v2.SolveProgress progress = 1;
+     */
+    value: SolveProgress;
+    case: "progress";
+  } | {
+    /**
+     * The answer, as `Solve` would return it: the last message of the stream.
+     *
+     * @generated from field: solver.v2.SolveResponse answer = 2;
+     */
+    value: SolveResponse;
+    case: "answer";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message solver.v2.SolveWatchResponse.
+ * Use `create(SolveWatchResponseSchema)` to create a new message.
+ */
+export const SolveWatchResponseSchema: GenMessage<SolveWatchResponse> = /*@__PURE__*/
+  messageDesc(file_solver_v2_solver, 22);
+
+/**
+ * What a case being solved is doing and what it has proven so far.
+ *
+ * @generated from message solver.v2.SolveProgress
+ */
+export type SolveProgress = Message<"solver.v2.SolveProgress"> & {
+  /**
+   * What the case is doing now.
+   *
+   * @generated from field: solver.v2.SolvePhase phase = 1;
+   */
+  phase: SolvePhase;
+
+  /**
+   * While `phase` is SOLVE_PHASE_TABLES: the fraction of the table work done, 0 to 1 (0 when it
+   * cannot be told, e.g. while a file is read).
+   *
+   * @generated from field: double tables_done = 2;
+   */
+  tablesDone: number;
+
+  /**
+   * The best lower bound on the optimal length proven so far (0 before any).
+   *
+   * @generated from field: uint32 lower_bound = 3;
+   */
+  lowerBound: number;
+
+  /**
+   * The shortest answer found so far, when there is one: valid moves from start to target, with
+   * `best.lower_bound` the bound above. Absent before the first.
+   *
+   * @generated from field: solver.v2.SlidingSolution best = 4;
+   */
+  best?: SlidingSolution | undefined;
+
+  /**
+   * `best.length` / `lower_bound`: how far from optimal the best answer can be at most (1 when
+   * proven optimal); 0 when there is no best answer or no bound yet.
+   *
+   * @generated from field: double best_ratio = 5;
+   */
+  bestRatio: number;
+
+  /**
+   * Nodes expanded by the case's searches so far.
+   *
+   * @generated from field: uint64 nodes = 6;
+   */
+  nodes: bigint;
+
+  /**
+   * Time since the server read the case.
+   *
+   * @generated from field: google.protobuf.Duration elapsed = 7;
+   */
+  elapsed?: Duration | undefined;
+};
+
+/**
+ * Describes the message solver.v2.SolveProgress.
+ * Use `create(SolveProgressSchema)` to create a new message.
+ */
+export const SolveProgressSchema: GenMessage<SolveProgress> = /*@__PURE__*/
+  messageDesc(file_solver_v2_solver, 23);
+
+/**
  * How a scrambled board was drawn.
  *
  * @generated from enum solver.v2.Sampling
@@ -927,6 +1059,54 @@ export enum Sampling {
  */
 export const SamplingSchema: GenEnum<Sampling> = /*@__PURE__*/
   enumDesc(file_solver_v2_solver, 0);
+
+/**
+ * What a case being solved is doing.
+ *
+ * @generated from enum solver.v2.SolvePhase
+ */
+export enum SolvePhase {
+  /**
+   * Not set; every `SolveProgress` has a phase.
+   *
+   * @generated from enum value: SOLVE_PHASE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Waiting for a share of the server's CPU (or memory) to start.
+   *
+   * @generated from enum value: SOLVE_PHASE_WAITING = 1;
+   */
+  WAITING = 1,
+
+  /**
+   * Loading or building the tables the search needs (`tables_done` says how far).
+   *
+   * @generated from enum value: SOLVE_PHASE_TABLES = 2;
+   */
+  TABLES = 2,
+
+  /**
+   * Finding a first, bounded answer.
+   *
+   * @generated from enum value: SOLVE_PHASE_BOUNDING = 3;
+   */
+  BOUNDING = 3,
+
+  /**
+   * Searching for the optimum (or the answer asked for).
+   *
+   * @generated from enum value: SOLVE_PHASE_SEARCHING = 4;
+   */
+  SEARCHING = 4,
+}
+
+/**
+ * Describes the enum solver.v2.SolvePhase.
+ */
+export const SolvePhaseSchema: GenEnum<SolvePhase> = /*@__PURE__*/
+  enumDesc(file_solver_v2_solver, 1);
 
 /**
  * Solves classic state-space puzzles, suggests moves, draws puzzles of a chosen difficulty and
@@ -1048,6 +1228,27 @@ export const SolverService: GenService<{
     methodKind: "unary";
     input: typeof VerifyRequestSchema;
     output: typeof VerifyResponseSchema;
+  },
+  /**
+   * Solves one case as `Solve` does, and reports how it is going while it runs, for a person or a
+   * program that waits on a long search. The stream sends `progress` messages (at once, then
+   * whenever something changed, at most every `interval`) and ends with one `answer`: the same
+   * `SolveResponse` `Solve` would return. A case that cannot be answered ends the stream with the
+   * status `Solve` would end with, after the progress sent so far.
+   *
+   * Anytime answers: a sliding board asked optimally whose answer is not at hand (a search is
+   * needed) first gets a bounded answer, usually within a second, reported as
+   * `progress.best` with its proven ratio; the optimal search then goes on, each finished IDA*
+   * iteration raising `progress.lower_bound` (and so lowering the best answer's proven ratio),
+   * until the optimum ends the stream. A caller that stops waiting (cancels the call, or its
+   * deadline passes) keeps the last `best` it received: a valid answer with a proven ratio.
+   *
+   * @generated from rpc solver.v2.SolverService.SolveWatch
+   */
+  solveWatch: {
+    methodKind: "server_streaming";
+    input: typeof SolveWatchRequestSchema;
+    output: typeof SolveWatchResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_solver_v2_solver, 0);

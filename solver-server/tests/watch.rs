@@ -1,0 +1,164 @@
+//! `SolveWatch`: progress while a case runs, anytime answers on large boards, and the same
+//! answer `Solve` gives.
+
+use std::time::Duration;
+
+use solver_core::tiles::grid::Grid;
+use solver_core::tiles::grid_board::GridBoard;
+use solver_core::{Move, parse_moves};
+use solver_proto::v2::{
+    self as pb, SlidingPuzzle, SolveRequest, SolveWatchRequest, solve_request,
+    solve_watch_response::Event,
+};
+use solver_server::Config;
+use tonic::Code;
+
+use crate::common::{Lcg, TestServer, config};
+
+fn case(start: &GridBoard) -> SolveRequest {
+    SolveRequest {
+        id: "w".to_owned(),
+        puzzle: Some(solve_request::Puzzle::Sliding(SlidingPuzzle {
+            rows: start.grid().rows() as u32,
+            cols: start.grid().cols() as u32,
+            start: start.cells().iter().map(|&c| u32::from(c)).collect(),
+            target: Vec::new(),
+        })),
+        ..SolveRequest::default()
+    }
+}
+
+fn watch(start: &GridBoard, interval_ms: i32) -> SolveWatchRequest {
+    SolveWatchRequest {
+        request: Some(case(start)),
+        interval: Some(prost_types::Duration {
+            seconds: 0,
+            nanos: interval_ms * 1_000_000,
+        }),
+    }
+}
+
+/// Every message of a watch until it ends: its progress messages and how it ended.
+async fn follow(
+    client: &mut pb::solver_service_client::SolverServiceClient<tonic::transport::Channel>,
+    request: tonic::Request<SolveWatchRequest>,
+) -> (
+    Vec<pb::SolveProgress>,
+    Result<pb::SolveResponse, tonic::Status>,
+) {
+    let mut stream = client.solve_watch(request).await.unwrap().into_inner();
+    let mut progress = Vec::new();
+    loop {
+        match stream.message().await {
+            Ok(Some(pb::SolveWatchResponse {
+                event: Some(Event::Progress(p)),
+            })) => progress.push(p),
+            Ok(Some(pb::SolveWatchResponse {
+                event: Some(Event::Answer(answer)),
+            })) => {
+                assert!(
+                    stream.message().await.unwrap().is_none(),
+                    "the answer ends it"
+                );
+                return (progress, Ok(answer));
+            }
+            Ok(other) => panic!("an empty message or an end without answer: {other:?}"),
+            Err(status) => return (progress, Err(status)),
+        }
+    }
+}
+
+/// Checks every best answer replays to the goal and every bound only rises and stays below it.
+fn check_progress(progress: &[pb::SolveProgress], start: &GridBoard) {
+    let goal = GridBoard::goal(start.grid());
+    let mut bound = 0;
+    for p in progress {
+        assert!(p.lower_bound >= bound, "the bound went down: {progress:?}");
+        bound = p.lower_bound;
+        if let Some(best) = &p.best {
+            let moves = parse_moves(&best.moves).unwrap();
+            assert_eq!(start.replay(&moves).as_ref(), Ok(&goal), "{best:?}");
+            assert_eq!(best.length as usize, moves.len());
+            assert!(p.lower_bound <= best.length, "{p:?}");
+            let ratio = f64::from(best.length) / f64::from(p.lower_bound);
+            assert!((p.best_ratio - ratio).abs() < 1e-9, "{p:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_watched_case_ends_with_the_answer_solve_gives() {
+    let server = TestServer::start(Config {
+        table_memory: 0,
+        ..config()
+    })
+    .await;
+    let mut client = server.client_v2().await;
+    let grid = Grid::new(5, 5).unwrap();
+    let mut rng = Lcg::new(71);
+    for _ in 0..3 {
+        let mut start = GridBoard::goal(grid);
+        for _ in 0..40 {
+            start = start.apply(Move::ALL[rng.below(4)]).unwrap_or(start);
+        }
+        let (progress, answer) = follow(&mut client, tonic::Request::new(watch(&start, 100))).await;
+        let answer = answer.unwrap();
+        check_progress(&progress, &start);
+        let solved = client.solve(case(&start)).await.unwrap().into_inner();
+        assert_eq!(answer.outcome, solved.outcome, "{progress:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_hard_case_shows_an_answer_and_a_rising_bound_before_its_deadline() {
+    let server = TestServer::start(Config {
+        table_memory: 0,
+        ..config()
+    })
+    .await;
+    let mut client = server.client_v2().await;
+    // Korf & Felner's instance 1 (95 moves): far beyond Manhattan distance's IDA* in seconds.
+    let start = GridBoard::new(
+        Grid::new(5, 5).unwrap(),
+        &[
+            12u8, 3, 9, 22, 1, 18, 24, 4, 14, 19, 21, 5, 15, 0, 10, 8, 13, 6, 2, 17, 7, 23, 16, 20,
+            11,
+        ],
+    )
+    .unwrap();
+    let mut request = tonic::Request::new(watch(&start, 100));
+    request.set_timeout(Duration::from_secs(4));
+    let (progress, end) = follow(&mut client, request).await;
+    let status = end.expect_err("no optimum within 4 s");
+    assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+    check_progress(&progress, &start);
+    let first = progress.first().expect("progress at once");
+    assert_eq!(first.phase(), pb::SolvePhase::Waiting, "{first:?}");
+    let best = progress
+        .iter()
+        .find_map(|p| p.best.clone())
+        .unwrap_or_else(|| panic!("no bounded answer before the deadline: {progress:?}"));
+    assert!(best.length >= 95, "{best:?}");
+    let bounds: std::collections::BTreeSet<u32> = progress
+        .iter()
+        .filter(|p| p.phase() == pb::SolvePhase::Searching)
+        .map(|p| p.lower_bound)
+        .collect();
+    assert!(
+        bounds.len() >= 2,
+        "the optimal search raised no bound: {bounds:?}"
+    );
+    assert!(progress.last().unwrap().nodes > 0);
+}
+
+#[tokio::test]
+async fn a_watch_without_a_case_is_refused_by_name() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client_v2().await;
+    let status = client
+        .solve_watch(SolveWatchRequest::default())
+        .await
+        .expect_err("no case");
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().contains("request"), "{status:?}");
+}
