@@ -14,6 +14,11 @@ pub(crate) const CASE_ERROR: u8 = 1;
 /// The service could not be reached (connection, TLS) or refused us (UNAUTHENTICATED,
 /// PERMISSION_DENIED, or no stream for us).
 pub(crate) const UNREACHABLE: u8 = 3;
+/// A watched `solve` stopped early (Ctrl-C, `--timeout`) printed the best answer found so far:
+/// valid, its optimality not proven.
+pub(crate) const NOT_PROVEN: u8 = 4;
+/// A watched `solve` stopped early with no answer found.
+pub(crate) const NO_ANSWER: u8 = 5;
 
 /// An error that means the service could not be reached or refused us (exit code 3).
 #[derive(Debug, thiserror::Error)]

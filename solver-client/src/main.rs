@@ -40,6 +40,7 @@ mod session;
 mod sink;
 mod solitaire;
 mod v2;
+mod watched;
 mod wire;
 
 use std::io::{self, IsTerminal as _};
@@ -117,7 +118,9 @@ mostly); RUST_LOG changes the filter (e.g. RUST_LOG=info).
 
 Exit status: 0 every case answered; 1 some case had an error (bad input, or a case the service \
 could not answer); 2 usage error; 3 the service could not be reached or refused us (connection, \
-TLS handshake, UNAUTHENTICATED, PERMISSION_DENIED).";
+TLS handshake, UNAUTHENTICATED, PERMISSION_DENIED); 4 `solve` of one board stopped early (Ctrl-C or \
+--timeout) printed the best answer found so far, its optimality not proven; 5 `solve` of one board \
+stopped early with no answer found (the optimum's proven lower bound is printed).";
 
 /// When log lines are coloured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -332,6 +335,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Solve(puzzle) => {
             let (cases, mut printer) = puzzle.prepare()?;
+            if watched::wanted(&cases, !cli.no_progress, link.timeout) {
+                let ended = runtime.block_on(watched::run(
+                    cli.server.as_deref(),
+                    &link,
+                    embedded.as_ref(),
+                    &cases[0],
+                    &mut printer,
+                    !cli.no_progress,
+                ))?;
+                printer.finish().context("writing the answers")?;
+                return Ok(ExitCode::from(ended.exit_code()));
+            }
             let cases: Arc<[case::Case]> = cases.into();
             let unreachable = runtime.block_on(answer_all(
                 cli.server.as_deref(),

@@ -147,6 +147,18 @@ impl Sliding {
     /// answer whose proven `lower_bound` is below its length is [`Answer::Bounded`]; an answer
     /// to an optimal request is optimal, whatever bound came with it.
     fn solution(&self, letters: &str, lower_bound: u32) -> Result<Answer, ReplyError> {
+        self.checked(letters, lower_bound, self.max_ratio.get() > 1.0)
+    }
+
+    /// The best answer a watched search had found when it was stopped, replayed: it must reach
+    /// the target, and is [`Answer::Bounded`] unless `lower_bound` proves it optimal.
+    pub(crate) fn best_so_far(&self, letters: &str, lower_bound: u32) -> Result<Answer, ReplyError> {
+        self.checked(letters, lower_bound, true)
+    }
+
+    /// `letters` replayed from the start: they must reach the target; [`Answer::Bounded`] when
+    /// `bounded` and `lower_bound` is below their length.
+    fn checked(&self, letters: &str, lower_bound: u32, bounded: bool) -> Result<Answer, ReplyError> {
         let moves = parse_moves(letters).map_err(ReplyError::MoveString)?;
         if lower_bound as usize > moves.len() {
             return Err(ReplyError::BadBound {
@@ -156,7 +168,7 @@ impl Sliding {
         }
         match self.start.replay(&moves) {
             Ok(end) if end != self.target => Err(ReplyError::MissesTarget(letters.to_owned())),
-            Ok(_) if self.max_ratio.get() > 1.0 && (lower_bound as usize) < moves.len() => {
+            Ok(_) if bounded && (lower_bound as usize) < moves.len() => {
                 Ok(Answer::Bounded { moves, lower_bound })
             }
             Ok(_) => Ok(Answer::Moves(moves)),

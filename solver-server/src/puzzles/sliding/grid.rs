@@ -212,6 +212,12 @@ impl Puzzle for AnyShape {
             empty => match begin(&case.start, &case.target, shared, slice) {
                 Begun::Walked(moves) => return Progress::Done(Ok(walked(&moves))),
                 Begun::Waiting => {
+                    // A watcher gets its first answer meanwhile (with Manhattan distance).
+                    match anytime_step(&mut work.anytime, case, stop, limits, shared, slice) {
+                        Progress::Pending => return Progress::Pending,
+                        Progress::Done(Err(failure)) => return Progress::Done(Err(failure)),
+                        Progress::Done(Ok(_)) => {}
+                    }
                     limits.phase(Phase::Tables, tables_done(shared, case));
                     return wait(stop, limits);
                 }
