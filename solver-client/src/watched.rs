@@ -7,8 +7,8 @@ use std::io::{IsTerminal as _, Write as _};
 use std::time::{Duration, Instant};
 
 use solver_proto::v2 as pb;
-use solver_proto::v2::solve_watch_response::Event;
 use solver_proto::v2::SolvePhase;
+use solver_proto::v2::solve_watch_response::Event;
 
 use crate::case::{Answer, Case, Query};
 use crate::endpoints::Endpoint;
@@ -50,7 +50,8 @@ pub(crate) fn wanted(cases: &[Case], draw: bool, timeout: Option<Duration>) -> b
         return false;
     };
     let grid = sliding.start.grid();
-    (grid.rows(), grid.cols()) != (3, 3) && (draw && std::io::stderr().is_terminal() || timeout.is_some())
+    (grid.rows(), grid.cols()) != (3, 3)
+        && (draw && std::io::stderr().is_terminal() || timeout.is_some())
 }
 
 /// Connects (to `--server`, or to the embedded server once it is ready, telling on the
@@ -91,7 +92,9 @@ pub(crate) async fn run(
         }
     };
     line.clear();
-    let endpoint = endpoints.first().ok_or_else(|| anyhow::anyhow!("no server to ask"))?;
+    let endpoint = endpoints
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("no server to ask"))?;
     answer(endpoint, case, sink, draw).await
 }
 
@@ -188,18 +191,30 @@ pub(crate) async fn answer(
             format!("the service stopped it ({})", status.message())
         }
     };
-    match latest.best.as_ref().map(|best| sliding.best_so_far(&best.moves, best.lower_bound)) {
+    match latest
+        .best
+        .as_ref()
+        .map(|best| sliding.best_so_far(&best.moves, best.lower_bound))
+    {
         Some(Ok(answer)) => {
+            let proven_length = matches!(answer, crate::case::SlidingAnswer::Moves(_));
             let answer = Answer::Sliding(answer);
             sink.case(case, Ok(&answer))?;
             sink.idle()?;
-            eprintln!(
-                "solver-client: {why} after {:.1} s: the best answer found is printed, within \
-                 {:.3} times the optimum (at least {} moves), not proven optimal",
-                elapsed.as_secs_f64(),
-                latest.best_ratio,
-                latest.lower_bound
-            );
+            let elapsed = elapsed.as_secs_f64();
+            if proven_length {
+                eprintln!(
+                    "solver-client: {why} after {elapsed:.1} s: the best answer found is printed; \
+                     its length is proven optimal, but another optimal answer may come first in \
+                     d < l < r < u order"
+                );
+            } else {
+                eprintln!(
+                    "solver-client: {why} after {elapsed:.1} s: the best answer found is printed, \
+                     within {:.3} times the optimum (at least {} moves), not proven optimal",
+                    latest.best_ratio, latest.lower_bound
+                );
+            }
             Ok(Ended::NotProven)
         }
         Some(Err(error)) => {
@@ -271,7 +286,9 @@ impl Line {
 
     /// Redraws the line as `text`, for work that began at `started`.
     fn draw_text(&mut self, started: Instant, text: &str) {
-        let redrawn = self.last.is_some_and(|t| t.elapsed() < Duration::from_millis(100));
+        let redrawn = self
+            .last
+            .is_some_and(|t| t.elapsed() < Duration::from_millis(100));
         if !self.enabled || started.elapsed() < DELAY || redrawn {
             return;
         }
@@ -302,10 +319,9 @@ impl Drop for Line {
 pub(crate) fn describe(progress: &pb::SolveProgress, elapsed: Duration) -> String {
     let mut parts = vec![match progress.phase() {
         SolvePhase::Unspecified | SolvePhase::Waiting => "waiting for the service".to_owned(),
-        SolvePhase::Tables if progress.tables_done > 0.0 => format!(
-            "building tables {:.0} %",
-            100.0 * progress.tables_done
-        ),
+        SolvePhase::Tables if progress.tables_done > 0.0 => {
+            format!("building tables {:.0} %", 100.0 * progress.tables_done)
+        }
         SolvePhase::Tables => "loading or building tables".to_owned(),
         SolvePhase::Bounding => "finding a first answer".to_owned(),
         SolvePhase::Searching => "searching for the optimum".to_owned(),
@@ -314,12 +330,18 @@ pub(crate) fn describe(progress: &pb::SolveProgress, elapsed: Duration) -> Strin
         parts.push(format!("optimum ≥ {}", progress.lower_bound));
     }
     if let Some(best) = &progress.best {
-        parts.push(format!("best {} moves (≤ {:.3}×)", best.length, progress.best_ratio));
+        parts.push(format!(
+            "best {} moves (≤ {:.3}×)",
+            best.length, progress.best_ratio
+        ));
     }
     if progress.nodes > 0 {
         parts.push(format!("{} nodes", human_count(progress.nodes)));
     }
-    parts.push(format!("{:.1} s (Ctrl-C keeps the best)", elapsed.as_secs_f64()));
+    parts.push(format!(
+        "{:.1} s (Ctrl-C keeps the best)",
+        elapsed.as_secs_f64()
+    ));
     parts.join(" · ")
 }
 

@@ -19,3 +19,4 @@ mod tls;
 mod util;
 mod v2;
 mod v2_shapes;
+mod watch;

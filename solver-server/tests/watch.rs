@@ -162,3 +162,21 @@ async fn a_watch_without_a_case_is_refused_by_name() {
     assert_eq!(status.code(), Code::InvalidArgument);
     assert!(status.message().contains("request"), "{status:?}");
 }
+
+#[tokio::test]
+async fn a_watched_case_waiting_for_its_databases_ends_with_the_optimum() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client_v2().await;
+    let start = GridBoard::new(
+        Grid::new(4, 5).unwrap(),
+        &[
+            1u8, 2, 13, 10, 3, 6, 8, 14, 5, 4, 11, 0, 7, 18, 9, 16, 12, 15, 17, 19,
+        ],
+    )
+    .unwrap();
+    let (progress, answer) = follow(&mut client, tonic::Request::new(watch(&start, 100))).await;
+    let answer = answer.unwrap();
+    check_progress(&progress, &start);
+    let solved = client.solve(case(&start)).await.unwrap().into_inner();
+    assert_eq!(answer.outcome, solved.outcome, "{progress:?}");
+}

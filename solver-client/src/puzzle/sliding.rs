@@ -152,13 +152,22 @@ impl Sliding {
 
     /// The best answer a watched search had found when it was stopped, replayed: it must reach
     /// the target, and is [`Answer::Bounded`] unless `lower_bound` proves it optimal.
-    pub(crate) fn best_so_far(&self, letters: &str, lower_bound: u32) -> Result<Answer, ReplyError> {
+    pub(crate) fn best_so_far(
+        &self,
+        letters: &str,
+        lower_bound: u32,
+    ) -> Result<Answer, ReplyError> {
         self.checked(letters, lower_bound, true)
     }
 
     /// `letters` replayed from the start: they must reach the target; [`Answer::Bounded`] when
     /// `bounded` and `lower_bound` is below their length.
-    fn checked(&self, letters: &str, lower_bound: u32, bounded: bool) -> Result<Answer, ReplyError> {
+    fn checked(
+        &self,
+        letters: &str,
+        lower_bound: u32,
+        bounded: bool,
+    ) -> Result<Answer, ReplyError> {
         let moves = parse_moves(letters).map_err(ReplyError::MoveString)?;
         if lower_bound as usize > moves.len() {
             return Err(ReplyError::BadBound {

@@ -205,6 +205,8 @@ pub struct BoundedSearch {
     h0: u32,
     stats: SearchStats,
     phase: Phase,
+    /// The answer's lower bound, once it is given (the open list is freed then).
+    answered: Option<u32>,
 }
 
 impl std::fmt::Debug for BoundedSearch {
@@ -291,6 +293,7 @@ impl BoundedSearch {
             phase: Phase::First {
                 limit: budget.phase,
             },
+            answered: None,
         }
     }
 
@@ -313,10 +316,12 @@ impl BoundedSearch {
         self.stats
     }
 
-    /// The lower bound proven so far: the heuristic of the start and the least `g + h` waiting.
+    /// The lower bound proven so far: the heuristic of the start and the least `g + h` waiting
+    /// (never above the best answer's length); the answer's own once it is given.
     #[must_use]
     pub fn lower_bound(&self) -> u32 {
-        self.h0.max(self.search.open_bound())
+        self.answered
+            .unwrap_or_else(|| self.h0.max(self.search.open_bound()))
     }
 
     /// The shortest answer found so far and the lower bound proven with it, as the answer would
@@ -432,8 +437,10 @@ impl BoundedSearch {
         // The boards are no longer needed: free them now rather than when the value goes.
         self.search.boards = Boards::new(0);
         self.search.open = BinaryHeap::new();
+        let lower_bound = proven(bound, moves.len());
+        self.answered = Some(lower_bound);
         Bounded {
-            lower_bound: proven(bound, moves.len()),
+            lower_bound,
             moves,
             method: if weighted {
                 Method::Weighted(self.num as f64 / DEN as f64)
@@ -871,6 +878,7 @@ mod tests {
             };
             assert!(answer.moves.len() <= last);
             assert!(search.best_so_far().is_none());
+            assert_eq!(search.lower_bound(), answer.lower_bound);
         }
         assert!(shown > 0, "no answer was shown before the end");
     }
