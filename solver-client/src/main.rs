@@ -283,7 +283,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             databases::run(command, &data, !cli.no_progress)?;
             return Ok(ExitCode::SUCCESS);
         }
-        Command::V2(command) => return v2::run(cli.server.as_deref(), &link, data, command),
+        Command::V2(command) => {
+            return v2::run(
+                cli.server.as_deref(),
+                &link,
+                data,
+                command,
+                !cli.no_progress,
+            );
+        }
         Command::Completions { .. } | Command::Man => unreachable!("generated above"),
     };
     // Start the embedded server first: it warms its tables up while the input is read.

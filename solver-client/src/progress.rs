@@ -76,3 +76,73 @@ impl Drop for Progress {
         self.clear();
     }
 }
+
+/// One line of status on stderr, redrawn in place (only on a terminal): what a person waits on
+/// and how far it got.
+pub(crate) struct Line {
+    enabled: bool,
+    drawn: bool,
+    last: Option<Instant>,
+}
+
+/// How long a wait goes before its line appears.
+const LINE_DELAY: Duration = Duration::from_millis(300);
+
+impl Line {
+    /// A line drawn only when `wanted` and stderr is a terminal.
+    pub(crate) fn new(wanted: bool) -> Self {
+        let enabled = wanted && std::io::stderr().is_terminal();
+        Self {
+            enabled,
+            drawn: false,
+            last: None,
+        }
+    }
+
+    /// Redraws the line as `text`, for work that began at `started` (nothing before
+    /// [`LINE_DELAY`], nor more often than [`REDRAW`]).
+    pub(crate) fn draw(&mut self, started: Instant, text: &str) {
+        let redrawn = self.last.is_some_and(|t| t.elapsed() < REDRAW);
+        if !self.enabled || started.elapsed() < LINE_DELAY || redrawn {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r\x1b[2K{text}");
+        let _ = err.flush();
+        self.drawn = true;
+    }
+
+    /// Erases the line.
+    pub(crate) fn clear(&mut self) {
+        if std::mem::take(&mut self.drawn) {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[2K");
+            let _ = err.flush();
+        }
+    }
+}
+
+impl Drop for Line {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
+/// Runs `work` to its end, showing on a terminal (when `wanted`) what it is and how long it has
+/// taken, so that a wait on the service is never silent.
+pub(crate) async fn waiting<T>(what: &str, wanted: bool, work: impl Future<Output = T>) -> T {
+    let mut line = Line::new(wanted);
+    let started = Instant::now();
+    tokio::pin!(work);
+    let mut tick = tokio::time::interval(REDRAW);
+    loop {
+        tokio::select! {
+            done = &mut work => return done,
+            _ = tick.tick() => line.draw(
+                started,
+                &format!("{what} · {:.1} s", started.elapsed().as_secs_f64()),
+            ),
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! optimum (Ctrl-C, or `--timeout` passing) still prints the best answer found so far, with its
 //! proven ratio, or else the lower bound the search proved.
 
-use std::io::{IsTerminal as _, Write as _};
+use std::io::IsTerminal as _;
 use std::time::{Duration, Instant};
 
 use solver_proto::v2 as pb;
@@ -13,6 +13,7 @@ use solver_proto::v2::solve_watch_response::Event;
 use crate::case::{Answer, Case, Query};
 use crate::endpoints::Endpoint;
 use crate::failure::CaseError;
+use crate::progress::Line;
 use crate::reply::ReplyError;
 use crate::sink::Sink;
 
@@ -67,7 +68,7 @@ pub(crate) async fn run(
     sink: &mut dyn Sink,
     draw: bool,
 ) -> anyhow::Result<Ended> {
-    let mut line = Line::new(draw && std::io::stderr().is_terminal());
+    let mut line = Line::new(draw);
     let started = Instant::now();
     let open = crate::endpoints::open(server, embedded, link);
     tokio::pin!(open);
@@ -75,7 +76,7 @@ pub(crate) async fn run(
     let endpoints = loop {
         tokio::select! {
             endpoints = &mut open => break endpoints?,
-            _ = tick.tick() => line.draw_text(started, &format!(
+            _ = tick.tick() => line.draw(started, &format!(
                 "{} · {:.1} s",
                 if embedded.is_some() {
                     "starting the embedded server (its tables first)"
@@ -121,7 +122,7 @@ pub(crate) async fn answer(
         request: Some(crate::wire::request(case.number, query)),
         interval: prost_types::Duration::try_from(INTERVAL).ok(),
     };
-    let mut line = Line::new(draw && std::io::stderr().is_terminal());
+    let mut line = Line::new(draw);
     let started = Instant::now();
     let mut client = endpoint.client();
     let mut stream = match client.solve_watch(endpoint.link.request(request)).await {
@@ -155,7 +156,7 @@ pub(crate) async fn answer(
             message = stream.message() => match message {
                 Ok(Some(pb::SolveWatchResponse { event: Some(Event::Progress(progress)) })) => {
                     latest = progress;
-                    line.draw(&latest, started);
+                    line.draw(started, &describe(&latest, started.elapsed()));
                 }
                 Ok(Some(pb::SolveWatchResponse { event: Some(Event::Answer(response)) })) => {
                     line.clear();
@@ -169,7 +170,7 @@ pub(crate) async fn answer(
             },
             _ = tokio::signal::ctrl_c() => break Stop::Interrupted,
             () = give_up => break Stop::Status(tonic::Status::deadline_exceeded("the service did not end the call at its deadline")),
-            _ = tick.tick() => line.draw(&latest, started),
+            _ = tick.tick() => line.draw(started, &describe(&latest, started.elapsed())),
         }
     };
     drop(stream);
@@ -257,62 +258,6 @@ fn reply_error(status: &tonic::Status) -> ReplyError {
             details: Vec::new(),
         });
     crate::reply::service_error(&rpc)
-}
-
-/// The one line of progress on stderr, redrawn in place (only on a terminal).
-struct Line {
-    enabled: bool,
-    drawn: bool,
-    last: Option<Instant>,
-}
-
-/// How long a run goes before the line appears.
-const DELAY: Duration = Duration::from_millis(300);
-
-impl Line {
-    fn new(enabled: bool) -> Self {
-        Self {
-            enabled,
-            drawn: false,
-            last: None,
-        }
-    }
-
-    /// Redraws the line for `progress`, a case sent at `started`.
-    fn draw(&mut self, progress: &pb::SolveProgress, started: Instant) {
-        let elapsed = started.elapsed();
-        self.draw_text(started, &describe(progress, elapsed));
-    }
-
-    /// Redraws the line as `text`, for work that began at `started`.
-    fn draw_text(&mut self, started: Instant, text: &str) {
-        let redrawn = self
-            .last
-            .is_some_and(|t| t.elapsed() < Duration::from_millis(100));
-        if !self.enabled || started.elapsed() < DELAY || redrawn {
-            return;
-        }
-        self.last = Some(Instant::now());
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r\x1b[2K{text}");
-        let _ = err.flush();
-        self.drawn = true;
-    }
-
-    /// Erases the line.
-    fn clear(&mut self) {
-        if std::mem::take(&mut self.drawn) {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[2K");
-            let _ = err.flush();
-        }
-    }
-}
-
-impl Drop for Line {
-    fn drop(&mut self) {
-        self.clear();
-    }
 }
 
 /// `progress` in one line, `elapsed` after the case was sent.

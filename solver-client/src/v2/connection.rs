@@ -15,6 +15,7 @@ use super::refusal::refused;
 use crate::embedded::{Embedded, Tables};
 use crate::endpoints::{self, Endpoint};
 use crate::link::Link;
+use crate::progress::waiting;
 
 /// The client of the `solver.v2` service.
 pub(super) type Client = SolverServiceClient<Channel>;
@@ -23,6 +24,8 @@ pub(super) type Client = SolverServiceClient<Channel>;
 /// server when there is no `--server` (dropped last, which stops it).
 pub(super) struct Connection {
     endpoints: Vec<Endpoint>,
+    /// Whether a wait shows on a terminal (not with `--no-progress`).
+    progress: bool,
     runtime: tokio::runtime::Runtime,
     _embedded: Option<Embedded>,
 }
@@ -35,6 +38,7 @@ impl Connection {
         link: &Arc<Link>,
         data: DataDir,
         kind: Tables,
+        progress: bool,
     ) -> anyhow::Result<Self> {
         let embedded = match server {
             Some(_) => None,
@@ -44,9 +48,19 @@ impl Connection {
             .enable_all()
             .build()
             .context("starting the client's runtime")?;
-        let endpoints = runtime.block_on(endpoints::open(server, embedded.as_ref(), link))?;
+        let what = if embedded.is_some() {
+            "starting the embedded server (its tables first)"
+        } else {
+            "connecting"
+        };
+        let endpoints = runtime.block_on(waiting(
+            what,
+            progress,
+            endpoints::open(server, embedded.as_ref(), link),
+        ))?;
         Ok(Self {
             endpoints,
+            progress,
             runtime,
             _embedded: embedded,
         })
@@ -54,13 +68,14 @@ impl Connection {
 
     /// Makes one call with `call` (given a client and the link that makes its requests), on the
     /// first server that is not UNAVAILABLE (shutting down, or gone since it was connected); the
-    /// others are tried in turn. A failure comes with the URL of the server that gave it.
-    pub(super) fn call<T, F, Fut>(&self, mut call: F) -> Result<T, (String, Status)>
+    /// others are tried in turn. A failure comes with the URL of the server that gave it. While
+    /// it waits, a terminal shows `what` and the time taken.
+    pub(super) fn call<T, F, Fut>(&self, what: &str, mut call: F) -> Result<T, (String, Status)>
     where
         F: FnMut(Client, Arc<Link>) -> Fut,
         Fut: Future<Output = Result<tonic::Response<T>, Status>>,
     {
-        self.runtime.block_on(async {
+        self.runtime.block_on(waiting(what, self.progress, async {
             let mut last = (String::new(), Status::unavailable("no server to call"));
             for endpoint in &self.endpoints {
                 match call(endpoint.client(), Arc::clone(&endpoint.link)).await {
@@ -72,7 +87,7 @@ impl Connection {
                 }
             }
             Err(last)
-        })
+        }))
     }
 
     /// Every command's flow: one call with `call` (as [`call`](Self::call) makes it), the
@@ -80,6 +95,7 @@ impl Connection {
     /// `json`).
     pub(super) fn answer<T, F, Fut>(
         &self,
+        what: &str,
         json: bool,
         call: F,
         show: impl FnOnce(T) -> anyhow::Result<()>,
@@ -88,7 +104,7 @@ impl Connection {
         F: FnMut(Client, Arc<Link>) -> Fut,
         Fut: Future<Output = Result<tonic::Response<T>, Status>>,
     {
-        match self.call(call) {
+        match self.call(what, call) {
             Ok(response) => show(response).map(|()| ExitCode::SUCCESS),
             Err((url, status)) => refused(&url, &status, json),
         }

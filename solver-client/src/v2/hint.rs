@@ -38,9 +38,10 @@ pub(super) fn run(
     link: &Arc<Link>,
     data: DataDir,
     args: Args,
+    progress: bool,
 ) -> anyhow::Result<ExitCode> {
     let boards = Boards::parse(&args.board, args.common.target.as_deref(), args.common.size)?;
-    let connection = Connection::open(server, link, data, boards.start.kind())?;
+    let connection = Connection::open(server, link, data, boards.start.kind(), progress)?;
     let request = pb::HintRequest {
         rows: boards.rows(),
         cols: boards.cols(),
@@ -54,7 +55,7 @@ pub(super) fn run(
         let request = link.request(request.clone());
         async move { client.hint(request).await }
     };
-    connection.answer(args.common.json, call, |response| {
+    connection.answer("asking for a hint", args.common.json, call, |response| {
         if args.common.json {
             print_json(&json(&boards, &response))?;
         } else {

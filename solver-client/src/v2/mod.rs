@@ -40,7 +40,7 @@ pub(crate) enum Command {
 }
 
 /// Runs one command against `server`, or against an embedded server keeping its databases in
-/// `data`.
+/// `data`; a wait shows on a terminal when `progress`.
 ///
 /// # Errors
 /// Bad arguments, no server to talk to, or a call the server refused (reported on stdout as JSON
@@ -50,10 +50,11 @@ pub(crate) fn run(
     link: &Arc<Link>,
     data: DataDir,
     command: Command,
+    progress: bool,
 ) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Hint(args) => hint::run(server, link, data, args),
-        Command::Scramble(args) => scramble::run(server, link, data, args),
-        Command::Verify(args) => verify::run(server, link, data, args),
+        Command::Hint(args) => hint::run(server, link, data, args, progress),
+        Command::Scramble(args) => scramble::run(server, link, data, args, progress),
+        Command::Verify(args) => verify::run(server, link, data, args, progress),
     }
 }

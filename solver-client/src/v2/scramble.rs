@@ -57,6 +57,7 @@ pub(super) fn run(
     link: &Arc<Link>,
     data: DataDir,
     args: Args,
+    progress: bool,
 ) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(|| {
         std::collections::hash_map::RandomState::new().hash_one(std::time::SystemTime::now())
@@ -67,7 +68,7 @@ pub(super) fn run(
         _ => Tables::Sliding,
     };
     let (rows, cols) = (side(args.size.rows()), side(args.size.cols()));
-    let connection = Connection::open(server, link, data, kind)?;
+    let connection = Connection::open(server, link, data, kind, progress)?;
     let request = pb::ScrambleRequest {
         rows,
         cols,
@@ -77,24 +78,32 @@ pub(super) fn run(
     let call = |mut client: Client, link: Arc<Link>| async move {
         client.scramble(link.request(request)).await
     };
-    connection.answer(args.json, call, |response| {
-        let board = AnyBoard::from_cells(args.size, &response.board)
-            .map_err(|e| anyhow::anyhow!("the server sent a board that is not one: {e}"))?;
-        if args.json {
-            print_json(&serde_json::json!({
-                "rows": rows,
-                "cols": cols,
-                "board": response.board,
-                "distance": response.distance,
-                "seed": response.seed,
-                "sampling": sampling_name(response.sampling()),
-                "stats": stats_json(response.stats.as_ref()),
-            }))?;
-        } else {
-            text(args.size, &board, &response)?;
-        }
-        Ok(())
-    })
+    connection.answer(
+        &format!(
+            "scrambling a {} board at distance {} (a shape's first use may build its tables)",
+            args.size, args.distance
+        ),
+        args.json,
+        call,
+        |response| {
+            let board = AnyBoard::from_cells(args.size, &response.board)
+                .map_err(|e| anyhow::anyhow!("the server sent a board that is not one: {e}"))?;
+            if args.json {
+                print_json(&serde_json::json!({
+                    "rows": rows,
+                    "cols": cols,
+                    "board": response.board,
+                    "distance": response.distance,
+                    "seed": response.seed,
+                    "sampling": sampling_name(response.sampling()),
+                    "stats": stats_json(response.stats.as_ref()),
+                }))?;
+            } else {
+                text(args.size, &board, &response)?;
+            }
+            Ok(())
+        },
+    )
 }
 
 /// A side of a shape for the wire (2..=8).

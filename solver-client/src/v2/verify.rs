@@ -39,10 +39,11 @@ pub(super) fn run(
     link: &Arc<Link>,
     data: DataDir,
     args: Args,
+    progress: bool,
 ) -> anyhow::Result<ExitCode> {
     let (moves, board) = moves_and_board(&args.words)?;
     let boards = Boards::parse(board, args.common.target.as_deref(), args.common.size)?;
-    let connection = Connection::open(server, link, data, boards.start.kind())?;
+    let connection = Connection::open(server, link, data, boards.start.kind(), progress)?;
     let request = pb::VerifyRequest {
         rows: boards.rows(),
         cols: boards.cols(),
@@ -58,7 +59,7 @@ pub(super) fn run(
         let request = link.request(request.clone());
         async move { client.verify(request).await }
     };
-    connection.answer(args.common.json, call, |response| {
+    connection.answer("checking the moves", args.common.json, call, |response| {
         if args.common.json {
             print_json(&serde_json::json!({
                 "rows": boards.rows(),
