@@ -532,3 +532,24 @@ def test_a_5x5_solve_shows_its_progress_live_and_stop_keeps_the_best_answer(page
     assert len(page.problems) == 1, page.problems
     assert page.problems[0].endswith("/solver.v2.SolverService/SolveWatch"), page.problems
 
+
+def test_a_search_the_service_stops_keeps_its_best_answer_and_says_why(impatient_page):
+    # The server ends the case at its 6 s limit, after the first answer came.
+    page = impatient_page
+    set_shape(page, 5, 5)
+    start = random_solvable(5, 5)
+    type_board(page, start, 5)
+    page.fill("#ratio", "1")
+    page.fill("#speed", "60")
+    page.click("#solve")
+    wait_for_status(page, BEST_SO_FAR, timeout=6000)
+    wait_until_idle(page, timeout=15_000)
+    status = page.inner_text("#status")
+    assert status.startswith("The service stopped the search (ResourceExhausted: "), status
+    assert_best_kept(page, start, 5, 5)
+    # connect-web throws on the error trailer and aborts the fetch, which may beat the body's end:
+    # that request may show as failed; nothing else may.
+    assert len(page.problems) <= 1 and all(
+        p.startswith("request failed: ") and p.endswith("/solver.v2.SolverService/SolveWatch")
+        for p in page.problems
+    ), page.problems
