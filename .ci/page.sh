@@ -5,14 +5,20 @@
 # (`--workers 2 --warm-up eight,fifteen`), loads the page and, through gRPC-Web:
 #   - solves a 3×3 board (31 moves) and a 4×4 board scrambled by the service at distance 36
 #     (hinted first), plays each solution to its end and checks the board shown (each tile's
-#     place on the screen) is the goal; a screenshot mid-animation goes to target/page/
-#     (kept as a CI artifact, with the server's log);
+#     place on the screen) is the goal; screenshots (mid-animation, a 5×5 Solve live and
+#     stopped) go to target/page/ (kept as a CI artifact, with the servers' logs);
 #   - steps, rewinds and pauses a solution; solves 2×3 and 3×5 boards; moves tiles with the
 #     keyboard; reports a malformed and an unsolvable board;
 #   - Hint and Solve ask about the board typed in the Tiles box (no "Use these tiles"); a typed
 #     text that is no board, a ratio below 1 and a distance the shape cannot have are refused
 #     beside their field, with no call; the service scrambles 2×2, 3×3, 5×5 and 8×8 boards;
 #     Cancel (and Escape) aborts an optimal 5×5 Solve and the page is idle within 1 s;
+#   - Solve goes through SolveWatch: a random 5×5 board typed and asked optimally shows its live
+#     line (phase, proven lower bound, nodes, a ticking time) within 2 s, then a best answer with
+#     its proven ratio; Stop leaves the page idle within 1 s with that answer kept (length, ratio,
+#     bound in the status), in the player, and played to the goal. A second server
+#     (`--case-timeout 6s`, nothing warmed) ends such a case with RESOURCE_EXHAUSTED: the page
+#     keeps the best answer and says the service stopped the search;
 #   - no console error, failed request or request to anywhere but the server.
 # Before that, when npm is there: the committed generated code (web/src/gen) and bundle (web/dist)
 # are what web/ generates and builds.

@@ -35,3 +35,13 @@ export function randomSeed(): bigint {
 export function isCancel(error: unknown): boolean {
   return ConnectError.from(error).code === Code.Canceled;
 }
+
+/** Whether a call failed because its deadline (`timeoutMs`) passed. */
+export function isDeadline(error: unknown): boolean {
+  return ConnectError.from(error).code === Code.DeadlineExceeded;
+}
+
+/** The failure of a stream that ended with OK but before its answer. */
+export function endedWithoutAnswer(): ConnectError {
+  return new ConnectError("the stream ended without an answer", Code.Unknown);
+}

@@ -16,8 +16,14 @@ import {
   shuffled,
   solvable,
 } from "./board";
-import { describeError, isCancel, millis, randomSeed, solver } from "./client";
-import { Sampling, type SearchStats } from "./gen/solver/v2/solver_pb";
+import { describeError, endedWithoutAnswer, isCancel, isDeadline, millis, randomSeed, solver } from "./client";
+import {
+  Sampling,
+  type SearchStats,
+  SolvePhase,
+  type SolveProgress,
+  type SolveResponse,
+} from "./gen/solver/v2/solver_pb";
 
 /** The shapes Solve, Hint and Scramble take. */
 const MIN_SIDE = 2;
@@ -197,6 +203,8 @@ function typedBoard(): number[] | null {
  * not there yet), or null, with the reason beside the box, when the text is not a board.
  */
 function boardToAsk(what: string): number[] | null {
+  // A solution still playing would move the board away from the one asked about.
+  stop();
   const board = typedBoard();
   if (board === null) {
     setStatus(`${what}: nothing asked, the Tiles box does not hold a board.`, true);
@@ -319,6 +327,17 @@ const ARROWS: Record<string, Move> = { ArrowLeft: "r", ArrowRight: "l", ArrowUp:
 
 // ---- the service ----
 
+/** How a call that does not answer may end other than as a failure (Solve keeps its best so far). */
+interface CallEnd {
+  /** The Cancel button's label while the call runs. */
+  stopLabel?: string;
+  /**
+   * Told why the call stopped without its answer (cancelled, past its deadline, failed); returns
+   * whether it said so itself, else the page reports it as usual.
+   */
+  stopped?: (why: string) => boolean;
+}
+
 /**
  * Runs one call of the service with the page busy (Cancel aborts it); a failure is reported
  * beside the input it names when there is one, else in the status.
@@ -327,15 +346,21 @@ async function call<T>(
   what: string,
   from: HTMLButtonElement,
   work: (signal: AbortSignal) => Promise<T>,
+  end: CallEnd = {},
 ): Promise<T | undefined> {
   const controller = new AbortController();
   state.abort = controller;
+  ui.cancel.textContent = end.stopLabel ?? "Cancel";
   setBusy(true);
   setStatus(`${what}…`);
   try {
     return await work(controller.signal);
   } catch (error) {
-    if (controller.signal.aborted || isCancel(error)) {
+    const cancelled = controller.signal.aborted || isCancel(error);
+    if (end.stopped?.(whyStopped(cancelled, error))) {
+      return undefined;
+    }
+    if (cancelled) {
       setStatus(`${what}: cancelled.`);
     } else {
       reportFailure(what, error);
@@ -349,6 +374,17 @@ async function call<T>(
       from.focus();
     }
   }
+}
+
+/** Why a call ended without its answer, as the start of a sentence. */
+function whyStopped(cancelled: boolean, error: unknown): string {
+  if (cancelled) {
+    return "Cancelled";
+  }
+  if (isDeadline(error)) {
+    return `The page's time limit (${SOLVE_TIMEOUT_MS / 1000} s) passed`;
+  }
+  return `The service stopped the search (${describeError(error)})`;
 }
 
 /** Where a request's field is typed: the service names it in INVALID_ARGUMENT ("field: why"). */
@@ -410,6 +446,111 @@ function formatMillis(ms: number): string {
   return ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
+/** A SolveWatch call as it goes: its last progress message and when it came. */
+interface Watch {
+  began: number;
+  progress?: SolveProgress;
+  /** performance.now() when `progress` came. */
+  at: number;
+  /** The ratio asked for (1: optimal). */
+  ratio: number;
+}
+
+/** How often the live line's elapsed time ticks between the server's messages. */
+const TICK_MS = 100;
+/** A proven ratio, rounded up so that what is shown is still proven (bar float noise). */
+const formatRatio = (ratio: number) => (Math.ceil(ratio * 1000 - 1e-6) / 1000).toFixed(3);
+
+function describePhase(watch: Watch): string {
+  const progress = watch.progress;
+  switch (progress?.phase) {
+    case undefined:
+      return "asking the service";
+    case SolvePhase.TABLES:
+      return progress.tablesDone > 0
+        ? `building tables ${Math.floor(progress.tablesDone * 100)} %`
+        : "loading or building tables";
+    case SolvePhase.BOUNDING:
+      return "finding a first answer";
+    case SolvePhase.SEARCHING:
+      return watch.ratio > 1
+        ? `searching for an answer within ${watch.ratio}× the optimum`
+        : "searching for the optimum";
+    default:
+      return "waiting for the server";
+  }
+}
+
+/** The live line: phase · proven bound · best so far · nodes · elapsed (ticking locally). */
+function describeWatch(watch: Watch): string {
+  const progress = watch.progress;
+  const parts = [describePhase(watch)];
+  let elapsed = performance.now() - watch.began;
+  if (progress !== undefined) {
+    if (progress.lowerBound > 0) {
+      parts.push(`optimum ≥ ${progress.lowerBound} moves`);
+    }
+    if (progress.best !== undefined) {
+      const ratio = progress.bestRatio > 0 ? ` (≤ ${formatRatio(progress.bestRatio)}× optimal)` : "";
+      parts.push(`best so far ${progress.best.length} moves${ratio}`);
+    }
+    parts.push(`${progress.nodes.toLocaleString("en")} nodes`);
+    elapsed = millis(progress.elapsed) + performance.now() - watch.at;
+  }
+  parts.push(`${(elapsed / 1000).toFixed(1)} s`);
+  return parts.join(" · ");
+}
+
+// The ticking line is kept out of the status's announcements (aria-live off, and the status is
+// aria-busy while solving): a screen reader hears the result, not every tick.
+const liveLine = document.createElement("span");
+liveLine.setAttribute("aria-live", "off");
+
+function showWatch(watch: Watch): void {
+  if (liveLine.parentNode !== ui.status) {
+    ui.status.replaceChildren("Solving… (Stop or Escape keeps the best answer found so far)\n", liveLine);
+    ui.status.classList.remove("error");
+  }
+  liveLine.textContent = describeWatch(watch);
+}
+
+/** Loads a solution of `start` into the player and plays it. */
+function loadSolution(start: number[], shape: Shape, moves: string): void {
+  clearHints();
+  state.playback = { moves, frames: replay(start, shape, moves), index: 0 };
+  renderMoves();
+  updatePlayer();
+  play();
+}
+
+/**
+ * A Solve stopped before its answer (`why`): the best answer it had, if any, is kept and loaded
+ * into the player, with how far from optimal it is proven to be. Returns whether there was one.
+ */
+function keepBest(watch: Watch, why: string, start: number[], shape: Shape): boolean {
+  const progress = watch.progress;
+  const best = progress?.best;
+  if (progress === undefined || best === undefined) {
+    return false;
+  }
+  const bound = progress.lowerBound;
+  let quality = "not proven optimal: no lower bound proven yet";
+  if (bound >= best.length) {
+    quality = "proven optimal";
+  } else if (progress.bestRatio > 0) {
+    quality =
+      `not proven optimal: at most ${formatRatio(progress.bestRatio)}× optimal, ` +
+      `no answer is shorter than ${bound} moves`;
+  }
+  const elapsed = millis(progress.elapsed) + performance.now() - watch.at;
+  setStatus(
+    `${why} after ${(elapsed / 1000).toFixed(1)} s. Kept the best answer found: ${best.length} moves (${quality}).\n` +
+      `Searched ${progress.nodes.toLocaleString("en")} nodes on the server.`,
+  );
+  loadSolution(start, shape, best.moves);
+  return true;
+}
+
 async function solve(): Promise<void> {
   const ratio = typedRatio();
   const board = boardToAsk("Solve");
@@ -424,14 +565,43 @@ async function solve(): Promise<void> {
   const start = board.slice();
   const shape = state.shape;
   const began = performance.now();
-  const reply = await call("Solving", ui.solve, (signal) =>
-    solver.solve(
-      {
-        puzzle: { case: "sliding", value: { rows: shape.rows, cols: shape.cols, start } },
-        quality: ratio > 1 ? { maxRatio: ratio } : undefined,
-      },
-      { timeoutMs: SOLVE_TIMEOUT_MS, signal },
-    ),
+  const watch: Watch = { began, at: began, ratio };
+  const reply = await call(
+    "Solving",
+    ui.solve,
+    async (signal) => {
+      const ticker = window.setInterval(() => showWatch(watch), TICK_MS);
+      try {
+        const stream = solver.solveWatch(
+          {
+            request: {
+              puzzle: { case: "sliding", value: { rows: shape.rows, cols: shape.cols, start } },
+              quality: ratio > 1 ? { maxRatio: ratio } : undefined,
+            },
+          },
+          { timeoutMs: SOLVE_TIMEOUT_MS, signal },
+        );
+        // Read to the stream's end (the answer is its last message): leaving early would abort
+        // the request.
+        let answer: SolveResponse | undefined;
+        for await (const message of stream) {
+          if (message.event.case === "progress") {
+            watch.progress = message.event.value;
+            watch.at = performance.now();
+            showWatch(watch);
+          } else if (message.event.case === "answer") {
+            answer = message.event.value;
+          }
+        }
+        if (answer === undefined) {
+          throw endedWithoutAnswer();
+        }
+        return answer;
+      } finally {
+        window.clearInterval(ticker);
+      }
+    },
+    { stopLabel: "Stop", stopped: (why) => keepBest(watch, why, start, shape) },
   );
   if (reply === undefined) {
     return;
@@ -452,11 +622,7 @@ async function solve(): Promise<void> {
   const quality =
     lowerBound >= length ? "optimal" : `at most ${(length / Math.max(lowerBound, 1)).toFixed(2)}× optimal: no answer is shorter than ${lowerBound}`;
   setStatus(`Solution: ${length} moves (${quality})${cached}.\n${stats}`);
-  clearHints();
-  state.playback = { moves, frames: replay(start, shape, moves), index: 0 };
-  renderMoves();
-  updatePlayer();
-  play();
+  loadSolution(start, shape, moves);
 }
 
 async function hint(): Promise<void> {

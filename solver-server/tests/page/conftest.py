@@ -3,7 +3,7 @@
 Run by `.ci/page.sh`, which installs chromium and the virtualenv (playwright, pytest) and builds
 the binary. Environment: `SOLVER_SERVER_BIN` (default target/release/solver-server), `CHROMIUM`
 (default /usr/bin/chromium; playwright's own browser download is never used) and
-`PAGE_ARTIFACTS` (screenshots and the server's log; default target/page).
+`PAGE_ARTIFACTS` (screenshots and the servers' logs; default target/page).
 """
 
 import os
@@ -26,32 +26,23 @@ def free_port():
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server():
-    """The release binary on a loopback port, the 3×3 table and the 15-puzzle's 6-6-3 databases
-    ready (built once into the tests' data directory, loaded after)."""
+def run_server(name, *args):
+    """The release binary on a loopback port with `args`, its log in ARTIFACTS/`name`.log;
+    yields its URL once it serves the page, and stops it after."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     binary = os.environ.get("SOLVER_SERVER_BIN", str(ROOT / "target" / "release" / "solver-server"))
     port = free_port()
-    log = open(ARTIFACTS / "server.log", "w")
+    log_path = ARTIFACTS / f"{name}.log"
+    log = open(log_path, "w")
     process = subprocess.Popen(
-        [
-            binary,
-            "--listen", f"127.0.0.1:{port}",
-            "--metrics-listen", "off",
-            "--workers", "2",
-            "--warm-up", "eight,fifteen",
-            "--warm-up-targets", "false",
-            "--data-dir", str(ARTIFACTS / "data"),
-            "--build-databases", "false",
-        ],
+        [binary, "--listen", f"127.0.0.1:{port}", "--metrics-listen", "off", *args],
         stdout=log,
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}/"
     started = time.monotonic()
     while True:
-        assert process.poll() is None, f"server exited: {(ARTIFACTS / 'server.log').read_text()}"
+        assert process.poll() is None, f"server exited: {log_path.read_text()}"
         assert time.monotonic() - started < 120, "server not answering after 120 s"
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
@@ -71,6 +62,35 @@ def server():
 
 
 @pytest.fixture(scope="session")
+def server():
+    """The release binary, the 3×3 table and the 15-puzzle's 6-6-3 databases ready (built once
+    into the tests' data directory, loaded after)."""
+    yield from run_server(
+        "server",
+        "--workers", "2",
+        "--warm-up", "eight,fifteen",
+        "--warm-up-targets", "false",
+        "--data-dir", str(ARTIFACTS / "data"),
+        "--build-databases", "false",
+    )
+
+
+@pytest.fixture(scope="session")
+def impatient_server():
+    """A second server whose cases may search 6 s only (no tables warmed): a large board asked
+    optimally ends with RESOURCE_EXHAUSTED after its first answer came (which takes 1 to 3 s:
+    6 s leaves room on a loaded machine)."""
+    yield from run_server(
+        "impatient-server",
+        "--workers", "1",
+        "--warm-up", "none",
+        "--case-timeout", "6s",
+        "--data-dir", str(ARTIFACTS / "data-impatient"),
+        "--build-databases", "false",
+    )
+
+
+@pytest.fixture(scope="session")
 def browser():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
@@ -81,10 +101,9 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def page(browser, server):
-    """A fresh tab on the page, with every console error, page error and failed request kept:
-    a test ends by checking there were none."""
+def open_page(browser, server):
+    """A fresh tab on the page at `server`, with every console error, page error and failed
+    request kept: a test ends by checking there were none."""
     # The page's Content-Security-Policy forbids evaluating strings, which playwright's
     # wait_for_function does: the tests' own scripts bypass it.
     context = browser.new_context(viewport={"width": 1100, "height": 900}, bypass_csp=True)
@@ -102,3 +121,14 @@ def page(browser, server):
     tab.wait_for_selector("html[data-ready=true]")
     yield tab
     context.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    yield from open_page(browser, server)
+
+
+@pytest.fixture
+def impatient_page(browser, impatient_server):
+    """A tab on the impatient server."""
+    yield from open_page(browser, impatient_server)

@@ -1,6 +1,7 @@
 """The page at `/` in headless Chromium: boards set up, scrambled, hinted and solved through
-gRPC-Web, the solution played until the board shown is the goal."""
+gRPC-Web (Solve watching its case live), the solution played until the board shown is the goal."""
 
+import random
 import re
 import time
 
@@ -226,7 +227,7 @@ def test_a_typed_board_is_the_one_hint_and_solve_use(page):
     page.fill("#tiles", "8,6,7\n2 5 4\n3 x 1")
     assert data_board(page) == EIGHT_HARDEST
     assert solve(page) == 31
-    assert calls == ["Hint", "Solve"]
+    assert calls == ["Hint", "SolveWatch"]
     # The move letters are explained beside them.
     assert page.locator("#moves-legend").is_visible()
     legend = page.inner_text("#moves-legend")
@@ -243,7 +244,7 @@ def test_a_typed_board_is_the_one_hint_and_solve_use(page):
     assert "This is the goal" not in page.inner_text("#status")
     assert "never reach" in page.inner_text("#tiles-error")
     assert_beside(page, "#tiles", "#tiles-error")
-    assert calls == ["Hint", "Solve", "Hint"]
+    assert calls == ["Hint", "SolveWatch", "Hint"]
 
     # Another shape: a 4x4 board typed is the one solved.
     set_shape(page, 4, 4)
@@ -289,7 +290,7 @@ def assert_mended_and_solved(page, field, calls):
     assert page.inner_text(f"{field}-error") == ""
     assert page.get_attribute(field, "aria-invalid") is None
     assert solve(page) == 2
-    assert calls == ["Solve"]
+    assert calls == ["SolveWatch"]
     assert page.problems == []
 
 
@@ -354,7 +355,7 @@ def test_cancel_returns_the_page_to_idle_within_1_s(page):
     page.click("#solve")
     page.wait_for_function("document.getElementById('status').ariaBusy === 'true'")
     page.wait_for_timeout(1500)
-    assert page.inner_text("#status") == "Solving…"
+    assert re.search(LIVE_PHASE, page.inner_text("#status")), page.inner_text("#status")
     assert page.is_disabled("#solve") and page.is_disabled("#hint")
     assert page.locator("#cancel").is_visible() and page.is_enabled("#cancel")
 
@@ -362,13 +363,12 @@ def test_cancel_returns_the_page_to_idle_within_1_s(page):
     page.click("#cancel")
     wait_until_idle(page, timeout=1000)
     assert time.monotonic() - began < 1.0
-    assert "cancelled" in page.inner_text("#status")
+    assert_cancelled(page, start)
     assert not page.locator("#cancel").is_visible()
     assert page.is_enabled("#solve") and page.is_enabled("#hint") and page.is_enabled("#scramble")
-    assert data_board(page) == start
-    assert page.inner_text("#progress") == "No solution loaded."
 
     # Escape cancels too, and the page asks and answers as before afterwards.
+    start = data_board(page)
     page.click("#solve")
     page.wait_for_function("document.getElementById('status').ariaBusy === 'true'")
     page.wait_for_timeout(500)
@@ -376,14 +376,180 @@ def test_cancel_returns_the_page_to_idle_within_1_s(page):
     page.keyboard.press("Escape")
     wait_until_idle(page, timeout=1000)
     assert time.monotonic() - began < 1.0
-    assert "cancelled" in page.inner_text("#status")
-    assert calls == ["Solve", "Solve"]
+    assert_cancelled(page, start)
+    assert calls == ["SolveWatch", "SolveWatch"]
 
     set_shape(page, 3, 3)
     enter(page, [1, 2, 3, 4, 5, 6, 0, 7, 8])
     assert solve(page) == 2
     # No console error: the only problems are the two calls aborted on purpose.
     assert len(page.problems) == 2 and all(
-        p.startswith("request failed: ") and p.endswith("/solver.v2.SolverService/Solve")
+        p.startswith("request failed: ") and p.endswith("/solver.v2.SolverService/SolveWatch")
+        for p in page.problems
+    ), page.problems
+
+
+def assert_cancelled(page, start):
+    """A Solve cancelled: the best answer found kept when one had come, else nothing loaded and
+    the board as it was."""
+    status = page.inner_text("#status")
+    kept = re.search(KEPT, status)
+    if kept:
+        assert status.startswith("Cancelled after"), status
+        assert len(page.text_content("#moves")) == int(kept[1])
+    else:
+        assert status == "Solving: cancelled.", status
+        assert data_board(page) == start
+        assert page.inner_text("#progress") == "No solution loaded."
+
+
+# ---- issue 26: Solve shows the case live, and Stop keeps the best answer found ----
+
+# The live line's phases, and its best answer so far (length, proven ratio).
+LIVE_PHASE = r"waiting for the server|tables|finding a first answer|searching for the optimum"
+BEST_SO_FAR = r"best so far (\d+) moves \(≤ ([\d.]+)× optimal\)"
+# The status once a Solve stopped with a best answer: its length, proven ratio and lower bound.
+KEPT = (
+    r"Kept the best answer found: (\d+) moves \(not proven optimal: at most ([\d.]+)× optimal, "
+    r"no answer is shorter than (\d+) moves\)"
+)
+# Where the blank goes for each move letter.
+STEP = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}
+
+
+def random_solvable(rows, cols):
+    """A random board that can reach the goal (the goal's parity of swaps and blank row)."""
+    while True:
+        board = list(range(rows * cols))
+        random.shuffle(board)
+        tiles = [t for t in board if t]
+        inversions = sum(a > b for i, a in enumerate(tiles) for b in tiles[i + 1 :])
+        if cols % 2 == 0:
+            inversions += board.index(0) // cols - (rows - 1)
+        if inversions % 2 == 0 and board != goal(rows, cols):
+            return board
+
+
+def replay(board, rows, cols, moves):
+    """The board after `moves` (letters of the blank's moves), each checked to stay on it."""
+    board = list(board)
+    for move in moves:
+        blank = board.index(0)
+        row, col = divmod(blank, cols)
+        row, col = row + STEP[move][0], col + STEP[move][1]
+        assert 0 <= row < rows and 0 <= col < cols, (moves, move)
+        board[blank], board[row * cols + col] = board[row * cols + col], 0
+    return board
+
+
+def type_board(page, board, cols):
+    """Types `board` into the Tiles box row by row (no "Use these tiles")."""
+    rows = [" ".join(map(str, board[i : i + cols])) for i in range(0, len(board), cols)]
+    page.fill("#tiles", "\n".join(rows))
+    assert data_board(page) == board
+
+
+def wait_for_status(page, pattern, timeout):
+    page.wait_for_function(
+        "pattern => new RegExp(pattern).test(document.getElementById('status').textContent)",
+        arg=pattern,
+        timeout=timeout,
+    )
+
+
+def live_seconds(page):
+    """The elapsed time the live line shows (its last field)."""
+    line = page.text_content("#status span")
+    found = re.search(r"([\d.]+) s$", line)
+    assert found, line
+    return float(found[1])
+
+
+def assert_best_kept(page, start, rows, cols):
+    """The status says the best answer found was kept, not proven optimal, with its length, proven
+    ratio and lower bound; the player holds its moves, which take `start` to the goal when played.
+    Returns the length."""
+    status = page.inner_text("#status")
+    kept = re.search(KEPT, status)
+    assert kept, status
+    length, ratio, bound = int(kept[1]), float(kept[2]), int(kept[3])
+    assert 0 < bound < length, status
+    # Shown rounded up to 3 decimals, so still proven.
+    assert length / bound - 1e-9 <= ratio <= length / bound + 0.001, status
+    assert re.search(r"Searched [\d,]+ nodes on the server", status), status
+    moves = page.text_content("#moves")
+    assert len(moves) == length
+    assert replay(start, rows, cols, moves) == goal(rows, cols)
+    assert page.locator("#moves-legend").is_visible()
+    wait_for_the_end(page, length)
+    assert shown_board(page) == goal(rows, cols)
+    assert f"Move {length} of {length}" in page.inner_text("#progress")
+    return length
+
+
+def test_a_5x5_solve_shows_its_progress_live_and_stop_keeps_the_best_answer(page):
+    calls = service_calls(page)
+    set_shape(page, 5, 5)
+    start = random_solvable(5, 5)
+    type_board(page, start, 5)
+    page.fill("#ratio", "1")
+    page.fill("#speed", "60")
+    clicked = time.monotonic()
+    page.click("#solve")
+    # The live line, within 2 s: a phase, nodes and the time, which ticks.
+    wait_for_status(page, LIVE_PHASE, timeout=2000)
+    assert time.monotonic() - clicked < 2.0
+    line = page.text_content("#status span")
+    assert re.search(r"[\d,]+ nodes · [\d.]+ s$", line), line
+    seconds = live_seconds(page)
+    page.wait_for_timeout(400)
+    assert live_seconds(page) > seconds
+    assert page.inner_text("#cancel") == "Stop" and page.is_enabled("#cancel")
+    # Screen readers are not read every tick: the status is busy and the line is off its announcements.
+    assert page.get_attribute("#status", "aria-busy") == "true"
+    assert page.get_attribute("#status span", "aria-live") == "off"
+
+    # A first answer with its proven ratio, and the proven lower bound, before Stop.
+    wait_for_status(page, BEST_SO_FAR, timeout=20_000)
+    live = page.inner_text("#status")
+    best = int(re.search(BEST_SO_FAR, live)[1])
+    bound = re.search(r"optimum ≥ (\d+) moves", live)
+    assert bound and int(bound[1]) < best, live
+    page.screenshot(path=str(ARTIFACTS / "solving-5x5.png"), full_page=True)
+
+    began = time.monotonic()
+    page.click("#cancel")
+    wait_until_idle(page, timeout=1000)
+    assert time.monotonic() - began < 1.0
+    assert not page.locator("#cancel").is_visible()
+    assert page.is_enabled("#solve") and page.is_enabled("#hint") and page.is_enabled("#scramble")
+    assert page.evaluate("document.activeElement.id") == "solve"
+    assert page.inner_text("#status").startswith("Cancelled after"), page.inner_text("#status")
+    assert assert_best_kept(page, start, 5, 5) <= best
+    page.screenshot(path=str(ARTIFACTS / "stopped-5x5.png"), full_page=True)
+    assert calls == ["SolveWatch"]
+    # The one problem is the call aborted on purpose.
+    assert len(page.problems) == 1, page.problems
+    assert page.problems[0].endswith("/solver.v2.SolverService/SolveWatch"), page.problems
+
+
+def test_a_search_the_service_stops_keeps_its_best_answer_and_says_why(impatient_page):
+    # The server ends the case at its 6 s limit, after the first answer came.
+    page = impatient_page
+    set_shape(page, 5, 5)
+    start = random_solvable(5, 5)
+    type_board(page, start, 5)
+    page.fill("#ratio", "1")
+    page.fill("#speed", "60")
+    page.click("#solve")
+    wait_for_status(page, BEST_SO_FAR, timeout=6000)
+    wait_until_idle(page, timeout=15_000)
+    status = page.inner_text("#status")
+    assert status.startswith("The service stopped the search (ResourceExhausted: "), status
+    assert_best_kept(page, start, 5, 5)
+    # connect-web throws on the error trailer and aborts the fetch, which may beat the body's end:
+    # that request may show as failed; nothing else may.
+    assert len(page.problems) <= 1 and all(
+        p.startswith("request failed: ") and p.endswith("/solver.v2.SolverService/SolveWatch")
         for p in page.problems
     ), page.problems
