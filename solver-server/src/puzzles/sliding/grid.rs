@@ -358,6 +358,8 @@ fn tables_done(shared: &Shared, case: &GridCase) -> f64 {
 
 /// A case waiting (for tables being built, or for memory) before its search: pending until its
 /// own limits (time limit, deadline, cancel) stop it.
+/// A watched case may have searched meanwhile (its first answer): the failure counts those nodes
+/// and carries the bound they proved.
 pub(crate) fn wait<T>(stop: &CaseStop, limits: &CaseLimits) -> Progress<Result<T, Failure>> {
     match stop.stop.check(0) {
         Some(reason) => {
@@ -365,7 +367,16 @@ pub(crate) fn wait<T>(stop: &CaseStop, limits: &CaseLimits) -> Progress<Result<T
                 reason,
                 stats: SearchStats::default(),
             };
-            Progress::Done(Err(limits.failure(stop, stopped, 0)))
+            let failure = match &limits.report {
+                Some(report) => {
+                    let seen = report.latest();
+                    limits
+                        .failure(stop, stopped, seen.nodes)
+                        .with_lower_bound(seen.lower_bound)
+                }
+                None => limits.failure(stop, stopped, 0),
+            };
+            Progress::Done(Err(failure))
         }
         None => Progress::Pending,
     }
