@@ -188,6 +188,8 @@ fn a_bounded_5x5_answer_states_its_proven_bound() {
                 (ratio - length as f64 / bound as f64).abs() < 1e-9,
                 "{answer}"
             );
+            // Whether the 1.5 asked is proven is said, and true to the numbers.
+            assert_eq!(answer["within_max_ratio"], ratio <= 1.5, "{answer}");
         }
     }
     let shallow_bound = answers[0]["lower_bound"].as_u64().unwrap() as usize;

@@ -619,8 +619,11 @@ async function solve(): Promise<void> {
     return;
   }
   const { moves, length, lowerBound } = outcome.value.kind.value;
+  const proven = length / Math.max(lowerBound, 1);
+  // The service proves what it can within its limits: say so when that is less than was asked.
+  const short = ratio > 1 && proven > ratio ? `; not proven within the ${ratio} asked: the service's limits stopped its search first` : "";
   const quality =
-    lowerBound >= length ? "optimal" : `at most ${(length / Math.max(lowerBound, 1)).toFixed(2)}× optimal: no answer is shorter than ${lowerBound}`;
+    lowerBound >= length ? "optimal" : `at most ${formatRatio(proven)}× optimal: no answer is shorter than ${lowerBound}${short}`;
   setStatus(`Solution: ${length} moves (${quality})${cached}.\n${stats}`);
   loadSolution(start, shape, moves);
 }

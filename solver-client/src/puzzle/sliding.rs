@@ -70,13 +70,18 @@ impl Puzzle for Sliding {
                 moves
             }
             Answer::Bounded { moves, lower_bound } => {
-                let ratio = if *lower_bound > 0 {
+                let proven = moves.len() as f64 / f64::from((*lower_bound).max(1));
+                let asked = self.max_ratio.get();
+                let ratio = if *lower_bound == 0 {
+                    String::new()
+                } else if asked > 1.0 && proven > asked {
+                    // The promise was not kept: the server's limits stopped the search first.
                     format!(
-                        ", so at most {:.3} times it",
-                        moves.len() as f64 / f64::from(*lower_bound)
+                        ", so at most {proven:.3} times it: NOT proven within the {asked} asked, \
+                         the service's limits stopped its search first"
                     )
                 } else {
-                    String::new()
+                    format!(", so at most {proven:.3} times it")
                 };
                 writeln!(
                     out,
@@ -136,7 +141,13 @@ impl Puzzle for Sliding {
         v["optimal"] = matches!(answer, Answer::Moves(_)).into();
         v["lower_bound"] = lower_bound.into();
         if matches!(answer, Answer::Bounded { .. }) && lower_bound > 0 {
-            v["ratio"] = (moves.len() as f64 / f64::from(lower_bound)).into();
+            let ratio = moves.len() as f64 / f64::from(lower_bound);
+            v["ratio"] = ratio.into();
+            let asked = self.max_ratio.get();
+            if asked > 1.0 {
+                // Whether the ratio asked is proven: the service's limits may stop it first.
+                v["within_max_ratio"] = (ratio <= asked).into();
+            }
         }
         v
     }
