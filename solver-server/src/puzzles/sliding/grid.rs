@@ -64,16 +64,41 @@ pub(crate) struct GridWork {
     anytime: Anytime,
 }
 
-/// Where a watched optimal case is with its first, bounded answer (see [`anytime_step`]).
-#[derive(Debug, Default)]
+/// Where a watched optimal case is with its bounded answers (see [`anytime_step`]).
+#[derive(Debug)]
 enum Anytime {
-    /// Not started.
-    #[default]
-    Ahead,
-    /// Under way since the instant, with the memory it reserved.
-    Running(Box<(BoundedSearch, Reservation, Instant)>),
-    /// Over (answered, skipped or out of budget), with the nodes it expanded.
-    Over(u64),
+    /// Not started (again), after searches of `before` nodes.
+    Ahead {
+        /// Nodes of the bounded searches done.
+        before: u64,
+    },
+    /// Under way.
+    Running(Box<Bounding>),
+    /// Over (answered, skipped or out of budget).
+    Over {
+        /// Nodes of the bounded searches done.
+        nodes: u64,
+        /// Whether the last one had the target's databases: one that had not is run again
+        /// with them once they are held (its answers are much shorter).
+        informed: bool,
+    },
+}
+
+impl Default for Anytime {
+    fn default() -> Self {
+        Anytime::Ahead { before: 0 }
+    }
+}
+
+/// A bounded search of a watched case under way.
+#[derive(Debug)]
+struct Bounding {
+    search: BoundedSearch,
+    _memory: Reservation,
+    began: Instant,
+    /// Nodes of the bounded searches before this one.
+    before: u64,
+    informed: bool,
 }
 
 /// The ratio a watched optimal case's first answer is asked within: answered within about half
@@ -132,7 +157,7 @@ fn bounded_step(
     };
     let ran = search.run(&stop.stop, Some(slice.end));
     if let Some(report) = &limits.report {
-        tell(report, Phase::Searching, search);
+        tell(report, Phase::Searching, search, 0);
     }
     let found = match ran {
         Ok(Step::Suspended) => return Progress::Pending,
@@ -221,7 +246,18 @@ impl Puzzle for AnyShape {
                     limits.phase(Phase::Tables, tables_done(shared, case));
                     return wait(stop, limits);
                 }
-                Begun::Search(search) => empty.insert(*search),
+                Begun::Search(search) => {
+                    // The first answer came without the databases: once more with them.
+                    if let Anytime::Over {
+                        nodes,
+                        informed: false,
+                    } = work.anytime
+                        && search.method() == "ida-pdb"
+                    {
+                        work.anytime = Anytime::Ahead { before: nodes };
+                    }
+                    empty.insert(*search)
+                }
             },
         };
         let before = match anytime_step(&mut work.anytime, case, stop, limits, shared, slice) {
@@ -291,34 +327,58 @@ fn anytime_step(
         return Progress::Done(Ok(0));
     };
     let running = match anytime {
-        Anytime::Over(nodes) => return Progress::Done(Ok(*nodes)),
+        Anytime::Over { nodes, .. } => return Progress::Done(Ok(*nodes)),
         Anytime::Running(running) => running,
-        Anytime::Ahead => {
+        Anytime::Ahead { before } => {
+            let before = *before;
             let (grid, blank) = (case.start.grid(), case.target.blank());
-            let search = match shared.families.sliding.grids.held(grid, blank) {
-                Some(Help::Databases(databases)) => BoundedSearch::with_databases(
-                    &case.start,
-                    &case.target,
-                    ANYTIME_RATIO,
-                    databases,
+            let (search, informed) = match shared.families.sliding.grids.held(grid, blank) {
+                Some(Help::Databases(databases)) => (
+                    BoundedSearch::with_databases(
+                        &case.start,
+                        &case.target,
+                        ANYTIME_RATIO,
+                        databases,
+                    ),
+                    true,
                 ),
-                _ => BoundedSearch::new(&case.start, &case.target, ANYTIME_RATIO),
+                _ => (
+                    BoundedSearch::new(&case.start, &case.target, ANYTIME_RATIO),
+                    false,
+                ),
             };
             let Some(memory) = shared.search_memory.reserve(search.memory_ceiling()) else {
-                *anytime = Anytime::Over(0);
-                return Progress::Done(Ok(0));
+                // Not again: the optimal search is what was asked.
+                *anytime = Anytime::Over {
+                    nodes: before,
+                    informed: true,
+                };
+                return Progress::Done(Ok(before));
             };
-            *anytime = Anytime::Running(Box::new((search, memory, Instant::now())));
+            *anytime = Anytime::Running(Box::new(Bounding {
+                search,
+                _memory: memory,
+                began: Instant::now(),
+                before,
+                informed,
+            }));
             let Anytime::Running(running) = anytime else {
                 unreachable!("just set");
             };
             running
         }
     };
-    let (search, _, began) = &mut **running;
+    let Bounding {
+        search,
+        began,
+        before,
+        informed,
+        ..
+    } = &mut **running;
     let ran = search.run(&stop.stop, Some(slice.end));
-    let nodes = search.stats().nodes;
-    tell(report, Phase::Bounding, search);
+    let (before, informed) = (*before, *informed);
+    let nodes = before + search.stats().nodes;
+    tell(report, Phase::Bounding, search, before);
     match ran {
         Ok(Step::Suspended)
             if search.best_so_far().is_some() && began.elapsed() >= ANYTIME_SHORTENING => {}
@@ -327,21 +387,22 @@ fn anytime_step(
         // Only the node budget is left to the optimal search (which then stops at its first
         // node): a deadline, the time limit or a cancel ends the case.
         Err(stopped) if stopped.reason != StopReason::NodeBudget => {
-            let bound = search.lower_bound();
-            *anytime = Anytime::Over(nodes);
+            let bound = search.lower_bound().max(report.latest().lower_bound);
+            *anytime = Anytime::Over { nodes, informed };
             return Progress::Done(Err(limits
-                .failure(stop, stopped, 0)
+                .failure(stop, stopped, before)
                 .with_lower_bound(bound)));
         }
         Err(_) => {}
     }
-    *anytime = Anytime::Over(nodes);
+    *anytime = Anytime::Over { nodes, informed };
     Progress::Done(Ok(nodes))
 }
 
-/// Tells a watcher how a bounded search is going: its bound, its nodes and its best answer.
-fn tell(report: &Report, phase: Phase, search: &BoundedSearch) {
-    report.searched(phase, search.lower_bound(), search.stats().nodes);
+/// Tells a watcher how a bounded search is going, after searches of `before` nodes: its bound,
+/// its nodes and its best answer.
+fn tell(report: &Report, phase: Phase, search: &BoundedSearch, before: u64) {
+    report.searched(phase, search.lower_bound(), before + search.stats().nodes);
     if let Some((moves, bound)) = search.best_so_far() {
         report.found(&format_moves(moves), bound);
     }
