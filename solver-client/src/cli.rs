@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use solver_store::DataDir;
+use solver_store::cli::{CompletionsArgs, ManArgs};
 use solver_store::flags;
 
 use crate::judge::Problem;
@@ -105,13 +106,11 @@ pub(crate) enum Command {
     V2(v2::Command),
     /// Print a shell completion script on stdout (e.g. `solver-client completions bash >
     /// /etc/bash_completion.d/solver-client`).
-    Completions {
-        /// The shell.
-        #[arg(value_enum)]
-        shell: clap_complete::Shell,
-    },
-    /// Print the man page (roff) on stdout (e.g. `solver-client man > solver-client.1`).
-    Man,
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) on stdout (e.g. `solver-client man > solver-client.1`), or
+    /// write it and every command's page into a directory (e.g. `solver-client man --dir
+    /// /usr/local/share/man/man1`).
+    Man(ManArgs),
 }
 
 /// The puzzles `solve` answers: every family's subcommands, in the order `--help` lists them.

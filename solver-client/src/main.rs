@@ -9,7 +9,8 @@
 //! `solver-client databases build|status` builds and lists the stored pattern databases. All talk
 //! gRPC to `--server URL` (`https://` for TLS; `link.rs` holds the TLS, token, gzip and deadline
 //! flags), or to a server embedded in this process when no URL is given. `completions` and `man`
-//! print a shell completion script and the man page. Exit codes: `exit.rs`.
+//! print a shell completion script and the man page (`man --dir`: every command's page), made
+//! from the clap definitions of `cli.rs` by `solver_store::cli`. Exit codes: `exit.rs`.
 //! Log lines (the embedded server's warnings, or more with `RUST_LOG`) go to stderr, coloured
 //! only on a terminal (`--color`, `NO_COLOR`).
 
@@ -51,6 +52,7 @@ use std::sync::Arc;
 use anyhow::{Context as _, bail};
 use clap::{CommandFactory as _, Parser as _};
 use solver_store::DataDir;
+use solver_store::cli::{CompletionsArgs, ManArgs};
 
 use crate::cli::{Cli, Command, Globals, Solve};
 use crate::embedded::{Embedded, Tables};
@@ -105,8 +107,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 command,
             )
         }
-        Command::Completions { shell } => completions(shell),
-        Command::Man => man(),
+        Command::Completions(args) => completions(&args),
+        Command::Man(args) => man(&args),
     }
 }
 
@@ -232,20 +234,16 @@ fn answer_with(
 }
 
 /// `completions SHELL`: the completion script, generated from the flags.
-fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
-    let mut out = io::stdout().lock();
-    clap_complete::generate(shell, &mut Cli::command(), "solver-client", &mut out);
-    io::Write::flush(&mut out).context("writing to standard output")?;
+fn completions(args: &CompletionsArgs) -> anyhow::Result<ExitCode> {
+    args.run(Cli::command(), &mut io::stdout().lock())
+        .context("writing the completion script")?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// `man`: the man page, generated from the flags.
-fn man() -> anyhow::Result<ExitCode> {
-    let mut out = io::stdout().lock();
-    clap_mangen::Man::new(Cli::command())
-        .render(&mut out)
-        .context("writing the man page")?;
-    io::Write::flush(&mut out).context("writing to standard output")?;
+/// `man [--dir DIR]`: the man page, or every command's, generated from the flags.
+fn man(args: &ManArgs) -> anyhow::Result<ExitCode> {
+    args.run(Cli::command(), &mut io::stdout().lock())
+        .context("writing the man pages")?;
     Ok(ExitCode::SUCCESS)
 }
 
