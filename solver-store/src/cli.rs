@@ -23,13 +23,14 @@ pub struct CompletionsArgs {
 }
 
 impl CompletionsArgs {
-    /// Writes the completion script of `program` (its clap definition) to `out`.
+    /// Writes the completion script of `program` (its clap definition) to `out`; a closed `out`
+    /// ends it quietly.
     ///
     /// # Errors
     /// `out` cannot be written.
     pub fn run(&self, program: Command, out: &mut dyn Write) -> io::Result<()> {
-        out.write_all(completions(self.shell, program).as_bytes())?;
-        out.flush()
+        let script = completions(self.shell, program);
+        unless_closed(out.write_all(script.as_bytes()).and_then(|()| out.flush()))
     }
 }
 
@@ -84,20 +85,27 @@ pub struct ManArgs {
 
 impl ManArgs {
     /// Prints the page of `program` (its clap definition) on `out`, or with `--dir` writes
-    /// every page and lists their paths on `out`.
+    /// every page and lists their paths on `out`; a closed `out` ends it quietly.
     ///
     /// # Errors
     /// A page that cannot be written, or `out`.
     pub fn run(&self, program: Command, out: &mut dyn Write) -> io::Result<()> {
-        match &self.dir {
-            None => man_page(program, out)?,
-            Some(dir) => {
-                for path in man_pages(program, dir)? {
-                    writeln!(out, "{}", path.display())?;
-                }
-            }
-        }
-        out.flush()
+        let printed = match &self.dir {
+            None => man_page(program, out),
+            Some(dir) => man_pages(program, dir)?
+                .iter()
+                .try_for_each(|path| writeln!(out, "{}", path.display())),
+        };
+        unless_closed(printed.and_then(|()| out.flush()))
+    }
+}
+
+/// A closed output (`| head`) is no failure: the reader had what it wanted, as with any Unix
+/// filter.
+fn unless_closed(written: io::Result<()>) -> io::Result<()> {
+    match written {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
     }
 }
 
@@ -246,6 +254,40 @@ mod tests {
         man_page(program(), &mut printed).unwrap();
         assert_eq!(String::from_utf8(printed).unwrap(), main);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// An output whose reader is gone.
+    struct Closed;
+
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+    }
+
+    /// An output that cannot be written for another reason.
+    struct Full;
+
+    impl Write for Full {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::ErrorKind::StorageFull.into())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_output_is_no_failure_and_a_full_one_is() {
+        let completions = CompletionsArgs { shell: Shell::Bash };
+        let man = ManArgs { dir: None };
+        assert!(completions.run(program(), &mut Closed).is_ok());
+        assert!(man.run(program(), &mut Closed).is_ok());
+        assert!(completions.run(program(), &mut Full).is_err());
+        assert!(man.run(program(), &mut Full).is_err());
     }
 
     /// The pages a page refers to: `NAME(1)` at the start of a line (roff escapes `-` as `\-`).
