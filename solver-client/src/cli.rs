@@ -8,7 +8,7 @@ use solver_store::cli::{CompletionsArgs, ManArgs};
 use solver_store::flags;
 
 use crate::judge::Problem;
-use crate::link::LinkArgs;
+use crate::link::{self, LinkArgs};
 use crate::logging::Color;
 use crate::{case, databases, human, load, solitaire, v2};
 
@@ -29,7 +29,12 @@ pub(crate) struct Cli {
     pub(crate) command: Command,
 }
 
-/// The flags every command takes.
+/// The heading of the flags every command takes, other than the connection's, in `--help`:
+/// after the command's own flags and the connection's.
+const COMMON: &str = "Common options";
+
+/// The flags every command takes. `--help` lists them under their own headings, after those of
+/// the command, which would be lost among them otherwise.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Globals {
     /// A running solver server: a URL (`http://host:50051`, `https://host:50051` for TLS, or
@@ -37,26 +42,45 @@ pub(crate) struct Globals {
     /// A run spreads its cases over every server, and re-sends those of a server that fails to
     /// the others. Without it the client starts a server inside its own process on a loopback
     /// port.
-    #[arg(long, global = true, env = "SOLVER_SERVER", value_name = "URL")]
+    #[arg(
+        long,
+        global = true,
+        env = "SOLVER_SERVER",
+        value_name = "URL",
+        help_heading = link::HEADING
+    )]
     pub(crate) server: Option<String>,
 
     #[command(flatten)]
     pub(crate) link: LinkArgs,
 
     /// Never draw a progress bar (it is drawn only on a terminal anyway).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = COMMON)]
     pub(crate) no_progress: bool,
 
     /// When to colour log lines on stderr: `auto` colours them only when stderr is a terminal
     /// and the `NO_COLOR` environment variable is unset or empty.
-    #[arg(long, global = true, value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value_t = Color::Auto,
+        value_name = "WHEN",
+        help_heading = COMMON
+    )]
     pub(crate) color: Color,
 
     /// Directory of stored pattern databases, loaded by the embedded server when there and
     /// stored there when built (so each is built once); default: the platform's cache directory
     /// (`$XDG_CACHE_HOME/puzzle-solver`, else `~/.cache/puzzle-solver`). The server's own
     /// `--data-dir` decides for a remote server.
-    #[arg(long, global = true, env = flags::DATA_DIR_ENV, value_name = "DIR")]
+    #[arg(
+        long,
+        global = true,
+        env = flags::DATA_DIR_ENV,
+        value_name = "DIR",
+        help_heading = COMMON
+    )]
     data_dir: Option<PathBuf>,
 
     /// Keep no pattern databases between runs (the embedded server builds them in memory).
@@ -64,7 +88,8 @@ pub(crate) struct Globals {
         long,
         global = true,
         env = flags::NO_DATA_DIR_ENV,
-        conflicts_with = "data_dir"
+        conflicts_with = "data_dir",
+        help_heading = COMMON
     )]
     no_data_dir: bool,
 }

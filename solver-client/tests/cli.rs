@@ -242,6 +242,82 @@ fn man_pages_for_every_command() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The sections of a `-h` (`Options:`, `Connection options:`, ...) in order, each with the long
+/// flags it lists.
+fn sections(help: &str) -> Vec<(String, Vec<String>)> {
+    let mut sections: Vec<(String, Vec<String>)> = Vec::new();
+    for line in help.lines() {
+        if let Some(heading) = line.strip_suffix(':').filter(|l| !l.starts_with(' ')) {
+            sections.push((heading.to_owned(), Vec::new()));
+        } else if let (Some((_, flags)), Some(flag)) = (
+            sections.last_mut(),
+            line.split_whitespace()
+                .find(|word| word.starts_with("--"))
+                .filter(|_| line.starts_with("  ")),
+        ) {
+            flags.push(flag.trim_end_matches(',').to_owned());
+        }
+    }
+    sections
+}
+
+#[test]
+fn each_command_lists_its_own_options_before_the_connection_options() {
+    let connection = [
+        "--server",
+        "--tls-ca",
+        "--tls-cert",
+        "--tls-key",
+        "--tls-domain",
+        "--timeout",
+        "--gzip",
+        "--token",
+    ];
+    let common = ["--no-progress", "--color", "--data-dir", "--no-data-dir"];
+    for (command, own) in [
+        (&["judge"][..], None),
+        (&["solve", "sliding"], Some("--size")),
+        (&["load"], Some("--mix")),
+        (&["hint"], Some("--json")),
+        (&["databases", "build"], Some("--force")),
+        (&["man"], Some("--dir")),
+        (&[], None),
+    ] {
+        let (output, help, stderr) = call(&[command, &["-h"]].concat());
+        assert!(output.status.success(), "{command:?}: {stderr}");
+        let sections = sections(&help);
+        let headings: Vec<&str> = sections.iter().map(|(name, _)| name.as_str()).collect();
+        let at = |heading: &str| {
+            headings
+                .iter()
+                .position(|h| *h == heading)
+                .unwrap_or_else(|| panic!("{command:?}: no {heading} in {help}"))
+        };
+        let (options, connection_at, common_at) = (
+            at("Options"),
+            at("Connection options"),
+            at("Common options"),
+        );
+        assert!(
+            options < connection_at && connection_at < common_at,
+            "{help}"
+        );
+        assert_eq!(sections[connection_at].1, connection, "{command:?}");
+        assert_eq!(sections[common_at].1, common, "{command:?}");
+        let own_options = &sections[options].1;
+        assert!(own_options.contains(&"--help".to_owned()), "{help}");
+        if let Some(own) = own {
+            assert!(own_options.contains(&own.to_owned()), "{command:?}: {help}");
+        }
+        assert!(
+            !own_options
+                .iter()
+                .any(|flag| connection.contains(&flag.as_str()) || common.contains(&flag.as_str())),
+            "{command:?}: {own_options:?}"
+        );
+    }
+}
+
 #[test]
 fn token_gzip_and_timeout_go_on_every_call() {
     let fake = Fake::start(tonic::Code::Unauthenticated, "bad token");
