@@ -161,7 +161,7 @@ fn bash_completes_every_command_and_value() {
         (&["completions", ""], &values(&["completions"])),
     ] {
         let offered = bash_offers(words);
-        for word in wanted.iter() {
+        for word in wanted {
             assert!(
                 offered.contains(word),
                 "{words:?}: {word} not in {offered:?}"
