@@ -14,8 +14,12 @@ use tonic::codec::CompressionEncoding;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
 
+/// The heading of the connection flags in every command's `--help`, after the command's own.
+pub(crate) const HEADING: &str = "Connection options";
+
 /// The connection flags, shared by every subcommand.
 #[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = HEADING)]
 pub(crate) struct LinkArgs {
     /// PEM file of the CA certificates that sign the server's certificate, for a server with a
     /// private CA (`https://` URLs only). Without it the public web CAs are trusted.

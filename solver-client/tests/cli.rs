@@ -1,9 +1,12 @@
 //! The command-line conventions, through the binary: exit codes (documented in `--help`), shell
-//! completions, the man page, and what `--token`, `--gzip` and `--timeout` put on the wire.
+//! completions (tried in a real bash), the man pages, and what `--token`, `--gzip` and `--timeout`
+//! put on the wire.
+
+use solver_test_support::completion;
 
 use crate::fake::Fake;
 use crate::server::Server;
-use crate::util::{client, fixture, run, run_with, text};
+use crate::util::{call, client, fixture, run, run_with, text};
 
 /// The 80-move 15-puzzle board: far more than a second of search with any database set here.
 const HARD: &str = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
@@ -73,6 +76,11 @@ fn completions_and_man_page() {
         ("bash", "complete -F _solver__client"),
         ("zsh", "#compdef solver-client"),
         ("fish", "complete -c solver-client"),
+        ("elvish", "edit:completion:arg-completer[solver-client]"),
+        (
+            "powershell",
+            "Register-ArgumentCompleter -Native -CommandName 'solver-client'",
+        ),
     ] {
         let output = run(&["completions", shell], b"");
         let (stdout, stderr) = text(&output);
@@ -89,6 +97,224 @@ fn completions_and_man_page() {
     assert!(stdout.contains(".TH solver-client"), "{stdout}");
     for flag in ["timeout", "token", "gzip", "tls\\-ca", "Exit status"] {
         assert!(stdout.contains(flag), "{flag}: {stdout}");
+    }
+}
+
+/// The words bash offers on TAB after `words` (the last one being completed), with the script of
+/// `completions bash` sourced.
+fn bash_offers(words: &[&str]) -> Vec<String> {
+    let (output, script, stderr) = call(&["completions", "bash"]);
+    assert!(output.status.success(), "{stderr}");
+    let mut line = vec!["solver-client"];
+    line.extend_from_slice(words);
+    completion::bash_offers(&script, "solver-client", &line)
+}
+
+/// The values `-h` lists for the command's positional argument (`[possible values: ...]`, the
+/// first such list: the arguments come before the options).
+fn values(args: &[&str]) -> Vec<String> {
+    let (output, help, stderr) = call(&[args, &["-h"]].concat());
+    assert!(output.status.success(), "{args:?}: {stderr}");
+    let (_, values) = help
+        .split_once("[possible values: ")
+        .unwrap_or_else(|| panic!("{args:?}: no values in {help}"));
+    let values = &values[..values.find(']').expect("a closing bracket")];
+    values.split(", ").map(str::to_owned).collect()
+}
+
+/// The commands `-h` lists, `help` left out.
+fn subcommands(args: &[&str]) -> Vec<String> {
+    let (output, help, stderr) = call(&[args, &["-h"]].concat());
+    assert!(output.status.success(), "{args:?}: {stderr}");
+    commands(&help)
+}
+
+/// The commands a `--help` lists, `help` left out.
+fn commands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn bash_completes_every_command_and_value() {
+    let problems = values(&["judge"]);
+    assert!(problems.contains(&"hdu1043".to_owned()), "{problems:?}");
+    let kinds = subcommands(&["solve"]);
+    for kind in ["eight", "fifteen", "sliding", "solitaire"] {
+        assert!(kinds.contains(&kind.to_owned()), "{kinds:?}");
+    }
+    for (words, wanted) in [
+        (&["judge", ""][..], &problems),
+        (
+            &["--server", "http://10.0.0.1:50051", "judge", ""],
+            &problems,
+        ),
+        (&["solve", ""], &kinds),
+        (&[""], &subcommands(&[])),
+        (&["databases", ""], &subcommands(&["databases"])),
+        (&["completions", ""], &values(&["completions"])),
+    ] {
+        let offered = bash_offers(words);
+        for word in wanted {
+            assert!(
+                offered.contains(word),
+                "{words:?}: {word} not in {offered:?}"
+            );
+        }
+    }
+    let hdu: Vec<&str> = problems
+        .iter()
+        .map(String::as_str)
+        .filter(|p| p.starts_with("hdu"))
+        .collect();
+    assert_eq!(bash_offers(&["judge", "hdu"]), hdu);
+    assert_eq!(bash_offers(&["solve", "fi"]), ["fifteen"]);
+    assert_eq!(bash_offers(&["--color", "a"]), ["auto", "always"]);
+    assert_eq!(bash_offers(&["judge", "--color", "n"]), ["never"]);
+    assert_eq!(
+        bash_offers(&["solve", "sliding", "--no-data-d"]),
+        ["--no-data-dir"]
+    );
+    assert_eq!(bash_offers(&["databases", "build", "--fo"]), ["--force"]);
+}
+
+#[test]
+fn man_pages_for_every_command() {
+    let dir = std::env::temp_dir().join(format!("solver-client-man-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (output, stdout, stderr) = call(&["man", "--dir", dir.to_str().expect("UTF-8 path")]);
+    assert!(output.status.success(), "{stderr}");
+    let mut written: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the directory made")
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    let mut listed: Vec<String> = stdout
+        .lines()
+        .map(|line| line.rsplit('/').next().unwrap().to_owned())
+        .collect();
+    listed.sort();
+    assert_eq!(listed, written, "{stdout}");
+    // A page for every command `--help` lists, nested ones included.
+    let mut paths = vec![vec![]];
+    while let Some(path) = paths.pop() {
+        let name: Vec<&str> = std::iter::once("solver-client")
+            .chain(path.iter().map(String::as_str))
+            .collect();
+        let page = format!("{}.1", name.join("-"));
+        assert!(written.contains(&page), "{page} not in {written:?}");
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let (_, help, _) = call(&args);
+        for command in commands(&help) {
+            let mut longer = path.clone();
+            longer.push(command);
+            paths.push(longer);
+        }
+    }
+    for page in ["solver-client-judge.1", "solver-client-databases-build.1"] {
+        assert!(written.contains(&page.to_owned()), "{page}: {written:?}");
+    }
+    // Every page a page refers to (`NAME(1)` alone on a line) is written.
+    for page in &written {
+        let text = std::fs::read_to_string(dir.join(page)).unwrap();
+        for line in text.lines() {
+            if let Some(name) = line.strip_suffix("(1)") {
+                let target = format!("{}.1", name.replace("\\-", "-"));
+                assert!(written.contains(&target), "{page} refers to {target}");
+            }
+        }
+    }
+    assert!(
+        !written.iter().any(|page| page.contains("-help")),
+        "{written:?}"
+    );
+    // Without --dir: the program's page on stdout, the same as the one written.
+    let (_, printed, _) = call(&["man"]);
+    let main = std::fs::read_to_string(dir.join("solver-client.1")).unwrap();
+    assert_eq!(printed, main);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The sections of a `-h` (`Options:`, `Connection options:`, ...) in order, each with the long
+/// flags it lists.
+fn sections(help: &str) -> Vec<(String, Vec<String>)> {
+    let mut sections: Vec<(String, Vec<String>)> = Vec::new();
+    for line in help.lines() {
+        if let Some(heading) = line.strip_suffix(':').filter(|l| !l.starts_with(' ')) {
+            sections.push((heading.to_owned(), Vec::new()));
+        } else if let (Some((_, flags)), Some(flag)) = (
+            sections.last_mut(),
+            line.split_whitespace()
+                .find(|word| word.starts_with("--"))
+                .filter(|_| line.starts_with("  ")),
+        ) {
+            flags.push(flag.trim_end_matches(',').to_owned());
+        }
+    }
+    sections
+}
+
+#[test]
+fn each_command_lists_its_own_options_before_the_connection_options() {
+    let connection = [
+        "--server",
+        "--tls-ca",
+        "--tls-cert",
+        "--tls-key",
+        "--tls-domain",
+        "--timeout",
+        "--gzip",
+        "--token",
+    ];
+    let common = ["--no-progress", "--color", "--data-dir", "--no-data-dir"];
+    for (command, own) in [
+        (&["judge"][..], None),
+        (&["solve", "sliding"], Some("--size")),
+        (&["load"], Some("--mix")),
+        (&["hint"], Some("--json")),
+        (&["databases", "build"], Some("--force")),
+        (&["man"], Some("--dir")),
+        (&[], None),
+    ] {
+        let (output, help, stderr) = call(&[command, &["-h"]].concat());
+        assert!(output.status.success(), "{command:?}: {stderr}");
+        let sections = sections(&help);
+        let headings: Vec<&str> = sections.iter().map(|(name, _)| name.as_str()).collect();
+        let at = |heading: &str| {
+            headings
+                .iter()
+                .position(|h| *h == heading)
+                .unwrap_or_else(|| panic!("{command:?}: no {heading} in {help}"))
+        };
+        let (options, connection_at, common_at) = (
+            at("Options"),
+            at("Connection options"),
+            at("Common options"),
+        );
+        assert!(
+            options < connection_at && connection_at < common_at,
+            "{help}"
+        );
+        assert_eq!(sections[connection_at].1, connection, "{command:?}");
+        assert_eq!(sections[common_at].1, common, "{command:?}");
+        let own_options = &sections[options].1;
+        assert!(own_options.contains(&"--help".to_owned()), "{help}");
+        if let Some(own) = own {
+            assert!(own_options.contains(&own.to_owned()), "{command:?}: {help}");
+        }
+        assert!(
+            !own_options
+                .iter()
+                .any(|flag| connection.contains(&flag.as_str()) || common.contains(&flag.as_str())),
+            "{command:?}: {own_options:?}"
+        );
     }
 }
 

@@ -1,13 +1,16 @@
-//! `solver-server`: parses flags, sets up logging, binds, and serves until SIGTERM or SIGINT.
+//! `solver-server`: parses flags, sets up logging, binds, and serves until SIGTERM or SIGINT; or
+//! runs one of its commands (`health`, `build-databases`, and `completions` and `man`, which
+//! print a shell completion script and the man pages made by `solver_store::cli`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory as _, Parser, Subcommand, ValueEnum};
 use solver_core::fifteen::DatabaseSet;
 use solver_server::Config;
+use solver_store::cli::{CompletionsArgs, ManArgs};
 use solver_store::flags::{self, parse_duration};
 use solver_store::{BuildEvent, DataDir};
 use tracing_subscriber::EnvFilter;
@@ -80,6 +83,13 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Print a shell completion script on stdout (e.g. `solver-server completions bash >
+    /// /etc/bash_completion.d/solver-server`).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) on stdout (e.g. `solver-server man > solver-server.1`), or
+    /// write it and every command's page into a directory (e.g. `solver-server man --dir
+    /// /usr/local/share/man/man1`).
+    Man(ManArgs),
 }
 
 /// Filters applied unless `RUST_LOG` says otherwise: our own info logs, quiet transport crates.
@@ -128,6 +138,12 @@ fn main() -> ExitCode {
             });
         }
         Some(Command::BuildDatabases { data_dir, force }) => build_databases(data_dir, force),
+        Some(Command::Completions(args)) => args
+            .run(Cli::command(), &mut std::io::stdout().lock())
+            .context("writing the completion script"),
+        Some(Command::Man(args)) => args
+            .run(Cli::command(), &mut std::io::stdout().lock())
+            .context("writing the man pages"),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -243,5 +259,67 @@ async fn shutdown_signal() {
     {
         let _ = tokio::signal::ctrl_c().await;
         tracing::info!("Ctrl-C received");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solver_store::cli::{Shell, completions, man_pages};
+    use solver_test_support::completion::bash_offers;
+
+    #[test]
+    fn flags_are_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn bash_completes_commands_and_their_flags() {
+        let script = completions(Shell::Bash, Cli::command());
+        let offers = |words: &[&str]| bash_offers(&script, "solver-server", words);
+        let first = offers(&["solver-server", ""]);
+        for word in [
+            "health",
+            "build-databases",
+            "completions",
+            "man",
+            "--listen",
+        ] {
+            assert!(first.contains(&word.to_owned()), "{word}: {first:?}");
+        }
+        assert_eq!(offers(&["solver-server", "--log-format", "j"]), ["json"]);
+        assert_eq!(
+            offers(&["solver-server", "build-databases", "--fo"]),
+            ["--force"]
+        );
+        assert_eq!(
+            offers(&["solver-server", "health", "--tls-d"]),
+            ["--tls-domain"]
+        );
+        assert_eq!(offers(&["solver-server", "completions", "fi"]), ["fish"]);
+        assert_eq!(offers(&["solver-server", "man", "--d"]), ["--dir"]);
+    }
+
+    #[test]
+    fn a_man_page_for_every_command() {
+        let dir = std::env::temp_dir().join(format!("solver-server-man-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let written = man_pages(Cli::command(), &dir).expect("pages written");
+        let names: Vec<String> = written
+            .iter()
+            .map(|path| path.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        let mut wanted = vec!["solver-server.1".to_owned()];
+        for command in Cli::command().get_subcommands() {
+            wanted.push(format!("solver-server-{}.1", command.get_name()));
+        }
+        assert_eq!(names, wanted);
+        assert!(names.contains(&"solver-server-build-databases.1".to_owned()));
+        let main = std::fs::read_to_string(&written[0]).unwrap();
+        for name in &wanted[1..] {
+            let reference = format!("{}(1)", name.trim_end_matches(".1").replace('-', "\\-"));
+            assert!(main.contains(&reference), "{reference} not in {main}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -15,7 +15,9 @@
 //!   explicitly ([`Findings`]): the client's embedded server tells the client, which rebuilds
 //!   a corrupt 7-8 set after answering;
 //! - [`flags`]: what the server's and the client's flags share (the data directory's variables,
-//!   the tables' memory budget, durations such as `30s`).
+//!   the tables' memory budget, durations such as `30s`);
+//! - [`cli`]: the `completions` and `man` commands both programs have, generated from each
+//!   program's clap definition.
 //!
 //! ```no_run
 //! use solver_store::{DataDir, STRONG};
@@ -25,6 +27,7 @@
 //! println!("7-8 stored: {}", stored.is_some());
 //! ```
 
+pub mod cli;
 pub mod dir;
 pub mod findings;
 pub mod flags;
