@@ -173,7 +173,8 @@ impl Grids {
             *lock(&self.in_progress) = Some(key);
             let grids = Arc::clone(self);
             start(Box::new(move |pace: &dyn Pace| {
-                grids.prepare(grid, blank, &grids.progress.tracking(pace));
+                let what = format!("{grid} tables, blank on cell {blank}");
+                grids.prepare(grid, blank, &grids.progress.tracking(pace, what));
                 *lock(&grids.in_progress) = None;
                 grids.building.store(false, Ordering::Release);
             }));

@@ -20,12 +20,15 @@ impl BuildProgress {
         self.0.store(0f64.to_bits(), Ordering::Relaxed);
     }
 
-    /// `inner`, keeping the fraction of each finished layer here.
-    pub(crate) fn tracking<'a>(&'a self, inner: &'a dyn Pace) -> Tracking<'a> {
+    /// `inner`, keeping the fraction of each finished layer here and logging each tenth of the
+    /// build of `what` (for a log read without a watcher).
+    pub(crate) fn tracking<'a>(&'a self, inner: &'a dyn Pace, what: String) -> Tracking<'a> {
         self.reset();
         Tracking {
             inner,
             progress: self,
+            what,
+            logged: AtomicU64::new(0),
         }
     }
 }
@@ -34,6 +37,9 @@ impl BuildProgress {
 pub(crate) struct Tracking<'a> {
     inner: &'a dyn Pace,
     progress: &'a BuildProgress,
+    what: String,
+    /// The last tenth logged.
+    logged: AtomicU64,
 }
 
 impl Pace for Tracking<'_> {
@@ -47,9 +53,12 @@ impl Pace for Tracking<'_> {
         // wants motion more than precision.
         let within = progress.reached as f64 / progress.placements.max(1) as f64;
         let done = (progress.database as f64 + within) / progress.databases.max(1) as f64;
-        self.progress
-            .0
-            .store(done.clamp(0.0, 1.0).to_bits(), Ordering::Relaxed);
+        let done = done.clamp(0.0, 1.0);
+        self.progress.0.store(done.to_bits(), Ordering::Relaxed);
+        let tenth = (done * 10.0) as u64;
+        if self.logged.fetch_max(tenth, Ordering::Relaxed) < tenth {
+            tracing::info!(what = %self.what, done = format!("{} %", tenth * 10), "building tables");
+        }
     }
 }
 
@@ -60,7 +69,7 @@ mod tests {
     #[test]
     fn layers_move_the_fraction() {
         let progress = BuildProgress::default();
-        let tracking = progress.tracking(&solver_core::Unpaced);
+        let tracking = progress.tracking(&solver_core::Unpaced, "a test set".to_owned());
         tracking.layer_done(Progress {
             database: 1,
             databases: 4,

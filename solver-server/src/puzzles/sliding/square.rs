@@ -116,7 +116,8 @@ pub(crate) fn fifteen_ready(target: &Board4, shared: &Shared, slice: &Slice<'_>)
         let engine = Arc::clone(&shared.families.sliding.engine);
         let progress = Arc::clone(&shared.families.sliding.fifteen_progress);
         slice.spawn_paced(move |pacer| {
-            engine.prepare_fifteen(&target, &data, threads, &progress.tracking(pacer));
+            let what = "15-puzzle pattern databases".to_owned();
+            engine.prepare_fifteen(&target, &data, threads, &progress.tracking(pacer, what));
             building.store(false, Ordering::Release);
         });
     }
