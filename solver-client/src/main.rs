@@ -356,7 +356,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     if let Some(embedded) = embedded {
         let unusable = embedded.stop();
         if let Err(e) = databases::rebuild_found_unusable(&data, &unusable, !cli.no_progress) {
-            eprintln!("solver-client: warning: {e:#}");
+            eprintln!("solver-client: warning: {}", causes::one_line(&e));
         }
     }
     Ok(if unreachable.is_some() {
