@@ -42,7 +42,7 @@ mod solitaire;
 mod v2;
 mod wire;
 
-use std::io::{self, IsTerminal as _};
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -50,7 +50,7 @@ use std::sync::Arc;
 use anyhow::{Context as _, bail};
 use clap::{CommandFactory as _, Parser, Subcommand};
 use solver_store::DataDir;
-use solver_store::flags;
+use solver_store::flags::{self, Color};
 
 use crate::judge::Problem;
 use crate::link::{Link, LinkArgs};
@@ -118,31 +118,6 @@ mostly); RUST_LOG changes the filter (e.g. RUST_LOG=info).
 Exit status: 0 every case answered; 1 some case had an error (bad input, or a case the service \
 could not answer); 2 usage error; 3 the service could not be reached or refused us (connection, \
 TLS handshake, UNAUTHENTICATED, PERMISSION_DENIED).";
-
-/// When log lines are coloured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Color {
-    /// Only on a terminal, and not when `NO_COLOR` is set.
-    Auto,
-    /// Always, even into a file or a pipe.
-    Always,
-    /// Never.
-    Never,
-}
-
-impl Color {
-    /// Whether to write ANSI colour codes to stderr.
-    fn ansi(self) -> bool {
-        match self {
-            Color::Always => true,
-            Color::Never => false,
-            Color::Auto => {
-                io::stderr().is_terminal()
-                    && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
-            }
-        }
-    }
-}
 
 /// Filters applied unless `RUST_LOG` says otherwise: warnings and errors only (a stored database
 /// that cannot be used, say), so stderr stays quiet on a normal run.
