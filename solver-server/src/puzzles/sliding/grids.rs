@@ -71,9 +71,9 @@ impl Grids {
     ///
     /// A request may load any stored set that fits, but only start a build that peaks within
     /// `request_build` bytes: a larger set (the 24-puzzle's 6-6-6-6, 2.9 GB while built) is
-    /// built by an operator (`solver-client databases build --size 5x5`, or the server's
-    /// `build-databases`), and until it is stored a request gets the strongest set whose build
-    /// fits.
+    /// built by an operator (`solver-client databases build --size 5x5`; the server's
+    /// `build-databases` builds the 15-puzzle's sets only), and until it is stored a request gets
+    /// the strongest set whose build fits.
     pub(crate) fn new(data: DataDir, threads: usize, budget: u64, request_build: u64) -> Self {
         Self {
             tables: Mutex::default(),
