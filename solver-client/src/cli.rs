@@ -5,11 +5,10 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use solver_store::DataDir;
 use solver_store::cli::{CompletionsArgs, ManArgs};
-use solver_store::flags;
+use solver_store::flags::{self, Color};
 
 use crate::judge::Problem;
 use crate::link::{self, LinkArgs};
-use crate::logging::Color;
 use crate::{case, databases, human, load, solitaire, v2};
 
 /// Solve puzzles with the solver service, in online-judge formats or for a person.

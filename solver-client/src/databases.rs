@@ -271,23 +271,21 @@ fn status(data: &DataDir) -> anyhow::Result<()> {
         return Ok(());
     };
     println!("data directory: {}", dir.display());
-    let mut out = std::io::stdout().lock();
+    let mut rows = Vec::new();
     for (set, path, stored) in data.status() {
         let name = path
             .as_ref()
             .and_then(|p| p.file_name())
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         let state = match stored {
-            Stored::Present(bytes) => {
-                format!("stored, {:.1} MiB", bytes as f64 / f64::from(1 << 20))
-            }
+            Stored::Present(bytes) => format!("stored, {}", mib(bytes)),
             Stored::Missing if set == STRONG => {
                 "missing (solver-client databases build)".to_owned()
             }
             Stored::Missing => "missing (built and stored on first use)".to_owned(),
             Stored::Unreadable(e) => format!("unreadable: {e}"),
         };
-        writeln!(out, "  {:<16} {name:<26} {state}", set.name())?;
+        rows.push([set.name().to_owned(), name, state]);
     }
     // The other shapes' tables, stored by `databases build --size` or by a server's first
     // case on the shape.
@@ -302,18 +300,98 @@ fn status(data: &DataDir) -> anyhow::Result<()> {
         })
         .collect();
     shapes.sort();
-    if shapes.is_empty() {
+    let none = shapes.is_empty();
+    for (name, bytes) in shapes {
+        rows.push([shape_label(&name), name, format!("stored, {}", mib(bytes))]);
+    }
+    let mut out = std::io::stdout().lock();
+    out.write_all(aligned(&rows).as_bytes())?;
+    if none {
         writeln!(
             out,
             "  other shapes: none stored (built on first use, or by databases build --size RxC)"
         )?;
     }
-    for (name, bytes) in shapes {
-        writeln!(
-            out,
-            "  other shape      {name} stored, {:.1} MiB",
-            bytes as f64 / f64::from(1 << 20)
-        )?;
-    }
     Ok(())
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+}
+
+/// What a stored file of another shape holds, from its name (`grid-3x4-blank0-v2.bin`: the
+/// complete table of 3×4 boards; `gridpdb-5x5-blank24-...`: pattern databases).
+fn shape_label(file: &str) -> String {
+    let mut parts = file.split('-');
+    let kind = match parts.next() {
+        Some("grid") => "table",
+        Some("gridpdb") => "databases",
+        _ => return "other shape".to_owned(),
+    };
+    parts.next().map_or_else(
+        || "other shape".to_owned(),
+        |shape| format!("{shape} {kind}"),
+    )
+}
+
+/// Rows of three columns, indented, each of the first two as wide as its widest cell: file
+/// names run from 18 characters to over 40, so fixed widths cannot line them up.
+fn aligned(rows: &[[String; 3]]) -> String {
+    let width = |column: usize| {
+        rows.iter()
+            .map(|row| row[column].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (first, second) = (width(0), width(1));
+    rows.iter()
+        .map(|[a, b, c]| format!("  {a:<first$}  {b:<second$}  {c}\n"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_columns_line_up_whatever_their_widths() {
+        let row = |a: &str, b: &str, c: &str| [a.to_owned(), b.to_owned(), c.to_owned()];
+        let rows = [
+            row("pdb-78", "pdb-78-v1.bin", "missing"),
+            row(
+                "5x5 databases",
+                "gridpdb-5x5-blank24-6-6-6-6-0a1b2c3d-v2.bin",
+                "stored, 931.3 MiB",
+            ),
+            row("3x4 table", "grid-3x4-blank0-v2.bin", "stored, 57.1 MiB"),
+        ];
+        let text = aligned(&rows);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        let starts: Vec<usize> = lines
+            .iter()
+            .zip(["missing", "stored, 931", "stored, 57"])
+            .map(|(line, state)| line.find(state).unwrap())
+            .collect();
+        assert!(starts.iter().all(|&s| s == starts[0]), "{text}");
+        let files: Vec<usize> = lines
+            .iter()
+            .map(|l| l.find("grid").or(l.find("pdb-78-")).unwrap())
+            .collect();
+        assert!(files.iter().all(|&f| f == files[0]), "{text}");
+        assert_eq!(
+            lines[0],
+            format!("  pdb-78         pdb-78-v1.bin{}  missing", " ".repeat(30))
+        );
+    }
+
+    #[test]
+    fn other_shapes_are_named_by_their_files() {
+        assert_eq!(shape_label("grid-3x4-blank0-v2.bin"), "3x4 table");
+        assert_eq!(
+            shape_label("gridpdb-5x5-blank24-6-6-6-6-0a1b2c3d-v2.bin"),
+            "5x5 databases"
+        );
+        assert_eq!(shape_label("gridx"), "other shape");
+    }
 }

@@ -126,7 +126,10 @@ impl Embedded {
                         Err(e) => Err(e.into()),
                     };
                     if let Err(e) = served {
-                        eprintln!("solver-client: the embedded server failed: {e:#}");
+                        eprintln!(
+                            "solver-client: the embedded server failed: {}",
+                            crate::causes::one_line(&e)
+                        );
                     }
                 });
             })

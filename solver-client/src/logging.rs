@@ -1,31 +1,8 @@
 //! Log lines (the embedded server's, mostly) on stderr, coloured as `--color` says.
 
-use std::io::{self, IsTerminal as _};
+use std::io;
 
-/// When log lines are coloured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Color {
-    /// Only on a terminal, and not when `NO_COLOR` is set.
-    Auto,
-    /// Always, even into a file or a pipe.
-    Always,
-    /// Never.
-    Never,
-}
-
-impl Color {
-    /// Whether to write ANSI colour codes to stderr.
-    fn ansi(self) -> bool {
-        match self {
-            Color::Always => true,
-            Color::Never => false,
-            Color::Auto => {
-                io::stderr().is_terminal()
-                    && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
-            }
-        }
-    }
-}
+use solver_store::flags::Color;
 
 /// Filters applied unless `RUST_LOG` says otherwise: warnings and errors only (a stored database
 /// that cannot be used, say), so stderr stays quiet on a normal run.

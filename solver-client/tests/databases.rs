@@ -128,7 +128,7 @@ fn status_lists_every_set_and_where() {
         assert!(stdout.contains(set), "{set}: {stdout}");
     }
     assert!(
-        stdout.contains("pdb-663-blank13-v1.bin     stored, 3.0 MiB"),
+        stdout.contains("pdb-663-blank13-v1.bin  stored, 3.0 MiB"),
         "{stdout}"
     );
     assert!(
@@ -180,6 +180,15 @@ fn other_shapes_tables_are_built_ahead_stored_and_listed() {
     for name in &names {
         assert!(stdout.contains(name.as_str()), "{name}: {stdout}");
     }
+    // One column for the states, however long the names.
+    let states: Vec<usize> = stdout
+        .lines()
+        .filter_map(|line| line.find("  stored, ").or(line.find("  missing (")))
+        .collect();
+    assert_eq!(states.len(), 7, "{stdout}");
+    assert!(states.iter().all(|&at| at == states[0]), "{stdout}");
+    assert!(stdout.contains("  2x3 table "), "{stdout}");
+    assert!(stdout.contains("  3x5 databases "), "{stdout}");
 
     // Shapes without tables, and cells off the board, are named.
     let (ok, _, stderr) = build(&["--size", "6x6"]);

@@ -206,7 +206,8 @@ fn boards_come_from_stdin_when_none_are_given() {
     assert_eq!(output.status.code(), Some(1));
     eqnice!("case 1: 1 move: l\ncase 3: 2 moves: ll\n", stdout);
     eqnice!(
-        "solver-client: case 2, line 2: expected 9 tiles, found 10\n",
+        "solver-client: case 2, line 2: expected 9 tiles, found 10\n\
+         solver-client: 2 of 3 case(s) answered\n",
         stderr
     );
 

@@ -91,3 +91,27 @@ fn a_timed_run_stops_on_time() {
         assert_eq!(c["errors"], 0, "{c}");
     }
 }
+
+/// The `shapes` class (4×5 and 5×5 boards, bounded) drives the any-shape path: every case
+/// answered and checked; the global `--timeout` is the streams' deadline.
+#[test]
+fn the_shapes_class_drives_the_any_shape_path() {
+    let summary = load(&[
+        "--mix",
+        "shapes=2",
+        "--cases",
+        "12",
+        "--in-flight",
+        "4",
+        "--seed",
+        "11",
+        "--timeout",
+        "60s",
+    ]);
+    assert_eq!(summary["wrong"], 0, "{summary}");
+    assert_eq!(summary["deadline_s"], 60.0, "{summary}");
+    let c = class(&summary, "shapes");
+    assert_eq!(c["streams"], 2, "{c}");
+    assert_eq!(c["answered"], 24, "{c}");
+    assert_eq!(c["errors"], 0, "{c}");
+}

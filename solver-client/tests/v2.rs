@@ -320,7 +320,14 @@ fn a_bad_argument_names_the_field() {
     let (output, _, stderr) = call(&["hint", "--target", "213456780", "12345678x"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr.contains("(INVALID_ARGUMENT)\n  field `target`: "),
+        stderr.starts_with(
+            "solver-client: unsolvable: the start can never reach this target: the start and \
+             the target have different permutation parities"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("(the server refused the call: INVALID_ARGUMENT, field `target`)"),
         "{stderr}"
     );
 
@@ -353,6 +360,27 @@ fn a_bad_argument_names_the_field() {
         stderr.contains("--target is a 3×3 board but BOARD is 4×4"),
         "{stderr}"
     );
+
+    // Moves forgotten: said so, however the board was given.
+    for board in [
+        &["1", "2", "3", "4", "5", "6", "7", "8", "0"][..],
+        &["12345678x"],
+    ] {
+        let args: Vec<&str> = std::iter::once("verify")
+            .chain(board.iter().copied())
+            .collect();
+        let (output, _, stderr) = call(&args);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.starts_with("solver-client: MOVES missing: the last argument, "),
+            "{stderr}"
+        );
+        assert!(stderr.contains("`verify BOARD MOVES`"), "{stderr}");
+    }
+    // A puzzle name, as `solve` takes, is named rather than counted as a tile.
+    let (output, _, stderr) = call(&["verify", "eight", "1 2 3 4 5 6 7 8 0", "r"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr.contains("\"eight\" is a puzzle name"), "{stderr}");
 }
 
 #[test]

@@ -183,9 +183,9 @@ pub struct Config {
     pub cache_entries: usize,
 
     /// Most memory, in MiB, that the tables of the other sliding shapes may take, builds
-    /// included (a 3×4 or 2×6 table: 60 MiB, 180 while built; the 24-puzzle's 6-6-6-6 databases:
-    /// 932 MiB, about 3.7 GiB while built; a smaller budget gets smaller patterns). Capped at half
-    /// the container's memory limit; 0 builds none (Manhattan distance alone).
+    /// included (a 3×4 or 2×6 table: 60 MB, 180 MB while built; the 24-puzzle's 6-6-6-6
+    /// databases: 977 MB, about 2.9 GB while built; a smaller budget gets smaller patterns).
+    /// Capped at half the container's memory limit; 0 builds none (Manhattan distance alone).
     #[arg(
         long,
         env = "SOLVER_TABLE_MEMORY",
@@ -196,9 +196,9 @@ pub struct Config {
 
     /// Most memory, in MiB, that a table build started by a request may peak at. Stored tables
     /// within `--table-memory` are always loaded; a larger build (the 24-puzzle's 6-6-6-6
-    /// databases: about 2.9 GiB) is an operator's (`solver-client databases build --size 5x5`,
-    /// or `solver-server build-databases`), and until it is stored requests get the strongest
-    /// set whose build fits this.
+    /// databases: about 2.9 GB) is an operator's (`solver-client databases build --size 5x5`
+    /// into the data directory), and until it is stored requests get the strongest set whose
+    /// build fits this.
     #[arg(
         long,
         env = "SOLVER_REQUEST_BUILD_MEMORY",

@@ -11,7 +11,7 @@ use clap::{CommandFactory as _, Parser, Subcommand, ValueEnum};
 use solver_core::fifteen::DatabaseSet;
 use solver_server::Config;
 use solver_store::cli::{CompletionsArgs, ManArgs};
-use solver_store::flags::{self, parse_duration};
+use solver_store::flags::{self, Color, parse_duration};
 use solver_store::{BuildEvent, DataDir};
 use tracing_subscriber::EnvFilter;
 
@@ -44,6 +44,11 @@ struct Cli {
     /// Log format.
     #[arg(long, env = "SOLVER_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+
+    /// When to colour text log lines on stderr: `auto` colours them only when stderr is a
+    /// terminal and the `NO_COLOR` environment variable is unset or empty (JSON lines never are).
+    #[arg(long, env = "SOLVER_COLOR", value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
+    color: Color,
 }
 
 /// What to do instead of serving.
@@ -97,7 +102,7 @@ const DEFAULT_FILTER: &str = "info,h2=error,hyper=warn,tower=warn";
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_tracing(cli.log_format);
+    init_tracing(cli.log_format, cli.color);
     let result = match cli.command {
         None => runtime().and_then(|rt| {
             raise_open_files_limit();
@@ -219,13 +224,12 @@ async fn run(config: Config) -> anyhow::Result<()> {
         .context("server failed")
 }
 
-fn init_tracing(format: LogFormat) {
+fn init_tracing(format: LogFormat, color: Color) {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
-    // Colour only on a terminal, and never with NO_COLOR; a closed stderr must not panic the
-    // subscriber's own error report (it would stop whatever task was logging).
-    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr())
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    // Colour as `--color` says, never in JSON; a closed stderr must not panic the subscriber's
+    // own error report (it would stop whatever task was logging).
+    let colour = format == LogFormat::Text && color.ansi();
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(colour)

@@ -21,7 +21,7 @@ pub(crate) fn config() -> Config {
         warm_up: Vec::new().into(),
         data_dir: Some(test_data_dir()),
         build_databases: false,
-        // Small tables for the other shapes: built in a moment (3×4 and 2×6, 180 MiB while
+        // Small tables for the other shapes: built in a moment (3×4 and 2×6, 180 MB while
         // built, are left to Manhattan distance).
         table_memory: 64,
         ..Config::default()

@@ -7,6 +7,7 @@ mod compression;
 mod fairness;
 mod hostile;
 mod lifecycle;
+mod logs;
 mod page;
 mod shapes;
 mod streams;

@@ -425,6 +425,14 @@ async fn hint_distances_are_exact() {
         .await
         .unwrap_err();
     assert_eq!(bad_field(&status), "target");
+    // Said as `Solve` says an unsolvable case, with the target meant when none was given.
+    assert!(
+        status.message().starts_with(
+            "target: unsolvable: the start can never reach the target (the standard goal"
+        ),
+        "{}",
+        status.message()
+    );
     let (hard, target) = endless();
     let status = client
         .hint(HintRequest {

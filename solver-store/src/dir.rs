@@ -6,10 +6,12 @@
 //! none, and two processes building the same set at once each leave a whole file. A file that
 //! fails its checks (magic, version, set, sizes, checksum) is reported and replaced.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use solver_core::fifteen::{DatabaseSet, Fifteen, PatternDatabases, storage};
@@ -250,18 +252,32 @@ impl DataDir {
 
 /// How a server loads the 15-puzzle's databases: from its data directory, or else built and
 /// stored there, with what it finds reported to its [`Findings`] (a stored file that fails its
-/// checks; a set stored again).
+/// checks; a set stored again). Clones share everything, the locks below too.
 #[derive(Debug, Clone)]
 pub struct Loader {
     data: DataDir,
     findings: Findings,
+    /// A lock per set: one caller at a time loads or builds it, and those that waited find it
+    /// installed. A server's warm-up and its first cases may ask for the same set at once,
+    /// which would otherwise read (or build) it twice, holding both copies for a while.
+    sets: Arc<Mutex<HashMap<DatabaseSet, Arc<Mutex<()>>>>>,
 }
 
 impl Loader {
     /// Loads from and stores in `data`, reporting to `findings`.
     #[must_use]
     pub fn new(data: DataDir, findings: Findings) -> Self {
-        Self { data, findings }
+        Self {
+            data,
+            findings,
+            sets: Arc::default(),
+        }
+    }
+
+    /// The lock of `set` (see [`Loader::sets`](Self)).
+    fn lock_of(&self, set: DatabaseSet) -> Arc<Mutex<()>> {
+        let mut sets = self.sets.lock().unwrap_or_else(PoisonError::into_inner);
+        Arc::clone(sets.entry(set).or_default())
     }
 
     /// The data directory.
@@ -274,6 +290,13 @@ impl Loader {
     /// that fails its checks is logged as a warning and reported ([`Finding::Unusable`]).
     /// Returns whether `solver` has `set` now.
     pub fn install_stored(&self, solver: &Fifteen, set: DatabaseSet) -> bool {
+        let lock = self.lock_of(set);
+        let _one = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        self.install_stored_locked(solver, set)
+    }
+
+    /// [`install_stored`](Self::install_stored), `set`'s lock held.
+    fn install_stored_locked(&self, solver: &Fifteen, set: DatabaseSet) -> bool {
         if solver.has(set) {
             return true;
         }
@@ -311,9 +334,11 @@ impl Loader {
 
     /// Makes sure `solver` has `set`: installed already, loaded from the directory, or else
     /// built on `threads` threads under `pace` and stored (and reported, as [`store`](Self::store)
-    /// does).
+    /// does). Whoever asks for the same set meanwhile waits for it rather than build it too.
     pub fn provide(&self, solver: &Fifteen, set: DatabaseSet, threads: usize, pace: &dyn Pace) {
-        if self.install_stored(solver, set) {
+        let lock = self.lock_of(set);
+        let _one = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.install_stored_locked(solver, set) {
             return;
         }
         let started = Instant::now();
@@ -467,6 +492,32 @@ mod tests {
             DataDir::new(None).build_missing(&[set], false, 1, &|_| {}),
             Err(DataError::NoDirectory)
         ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Two callers wanting the same missing set at once (a warm-up and a case) get one build:
+    /// the second waits and loads what the first stored.
+    #[test]
+    fn a_set_asked_for_at_once_is_built_once() {
+        let dir = std::env::temp_dir().join(format!("solver-data-once-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (sender, findings) = std::sync::mpsc::channel();
+        let loader = Loader::new(DataDir::new(Some(dir.clone())), Findings(Some(sender)));
+        let (solver, set, askers) = (Fifteen::new(), DatabaseSet::Home(13), 3);
+        let barrier = std::sync::Barrier::new(askers);
+        std::thread::scope(|scope| {
+            for _ in 0..askers {
+                let (loader, solver, barrier) = (&loader, &solver, &barrier);
+                scope.spawn(move || {
+                    barrier.wait();
+                    loader.provide(solver, set, 1, &Unpaced);
+                });
+            }
+        });
+        assert!(solver.has(set));
+        drop(loader);
+        let found: Vec<Finding> = findings.iter().collect();
+        assert_eq!(found, [Finding::Stored(set)], "one build, stored once");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

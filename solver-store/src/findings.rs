@@ -24,7 +24,7 @@ pub enum Finding {
 /// Where a server reports its [`Finding`]s: nowhere (the default), or the sending end of a
 /// channel made by [`Findings::channel`]. Clones report to the same receiver.
 #[derive(Debug, Clone, Default)]
-pub struct Findings(Option<Sender<Finding>>);
+pub struct Findings(pub(crate) Option<Sender<Finding>>);
 
 impl Findings {
     /// A sink, and the [`Found`] that receives what is reported to it.

@@ -1,7 +1,9 @@
 //! What the server's and the client's flags share, defined once: the data directory's
-//! environment variables (each program words its own help), the tables' memory budget, and how a
-//! duration is written.
+//! environment variables (each program words its own help), the tables' memory budget, how a
+//! duration is written, and when log lines are coloured (`--color`).
 
+use std::ffi::OsStr;
+use std::io::IsTerminal as _;
 use std::time::Duration;
 
 /// The variable of `--data-dir`, the data directory ([`DataDir::from_flags`](crate::DataDir::from_flags)).
@@ -13,6 +15,39 @@ pub const NO_DATA_DIR_ENV: &str = "SOLVER_NO_DATA_DIR";
 /// The default of `--table-memory`: MiB the other shapes' tables may take, builds included
 /// (the server's budget, and that of `solver-client databases build --size`).
 pub const TABLE_MEMORY_MIB: u64 = 4096;
+
+/// `--color WHEN`: when log lines on stderr are coloured, the same for the server and the client
+/// (the `NO_COLOR` convention, <https://no-color.org>, with a flag to override it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Color {
+    /// Only on a terminal, and not when `NO_COLOR` is set (to anything but the empty string).
+    #[default]
+    Auto,
+    /// Always, even into a file or a pipe.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl Color {
+    /// Whether to write ANSI colour codes to this process's stderr.
+    #[must_use]
+    pub fn ansi(self) -> bool {
+        self.ansi_for(
+            std::io::stderr().is_terminal(),
+            std::env::var_os("NO_COLOR").as_deref(),
+        )
+    }
+
+    /// Whether to colour, given whether stderr is a `terminal` and the value of `NO_COLOR`.
+    fn ansi_for(self, terminal: bool, no_color: Option<&OsStr>) -> bool {
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => terminal && no_color.is_none_or(OsStr::is_empty),
+        }
+    }
+}
 
 /// Why a duration flag's value was refused; clap prints it after the flag's name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -67,6 +102,18 @@ pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colour_follows_the_flag_then_the_terminal_and_no_color() {
+        let set = Some(OsStr::new("1"));
+        assert!(Color::Always.ansi_for(false, set));
+        assert!(!Color::Never.ansi_for(true, None));
+        assert!(Color::Auto.ansi_for(true, None));
+        assert!(Color::Auto.ansi_for(true, Some(OsStr::new(""))));
+        assert!(!Color::Auto.ansi_for(true, set));
+        assert!(!Color::Auto.ansi_for(false, None));
+        assert_eq!(Color::default(), Color::Auto);
+    }
 
     #[test]
     fn durations() {

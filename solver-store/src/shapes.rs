@@ -98,8 +98,9 @@ pub fn partition_to_use(
     partition_for(grid, blank, room.min(request_build))
 }
 
-/// Loads into `tables` every class's table stored in `data` (a file is read in well under a
-/// second); returns the bytes of the tables loaded.
+/// Loads into `tables` every class's table stored in `data` and missing there (a file is read
+/// in well under a second); returns the bytes of the tables it put in, so that a caller adds
+/// each table to its budget once.
 pub fn load_tables(data: &DataDir, tables: &GridTables) -> u64 {
     let grid = tables.grid();
     let mut bytes = 0;
@@ -111,8 +112,10 @@ pub fn load_tables(data: &DataDir, tables: &GridTables) -> u64 {
         if let Some(table) = load(data, &name, |reader| {
             GridTable::read_from(reader, grid, cell)
         }) {
-            bytes += table.bytes() as u64;
-            let _ = tables.insert(table);
+            let table_bytes = table.bytes() as u64;
+            if tables.insert(table).is_ok() {
+                bytes += table_bytes;
+            }
         }
     }
     bytes
@@ -288,6 +291,11 @@ mod tests {
         let tables = GridTables::new(grid, 1).unwrap();
         assert!(load_tables(&data, &tables) > 0);
         assert!(tables.get(5).is_some());
+        assert_eq!(
+            load_tables(&data, &tables),
+            0,
+            "a table held is not loaded again"
+        );
         build_shape(data.clone(), grid, 5, 1, 64, unpaced).unwrap();
         assert_eq!(names(), stored);
 

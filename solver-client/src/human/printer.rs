@@ -18,6 +18,8 @@ pub(crate) struct Printer {
     many: bool,
     /// Whether the boards came from standard input (then messages name their lines).
     from_stdin: bool,
+    /// Cases printed so far, and how many of them failed.
+    cases: usize,
     failed: usize,
 }
 
@@ -29,19 +31,31 @@ impl Printer {
             view,
             many,
             from_stdin,
+            cases: 0,
             failed: 0,
         }
     }
 
-    /// Flushes the output; returns how many cases failed.
+    /// Flushes the output and, when some of several cases failed, says on stderr how many were
+    /// answered (as `judge` does); returns how many cases failed.
     pub(crate) fn finish(mut self) -> io::Result<usize> {
         self.out.flush()?;
+        if let Some(summary) = summary(self.cases, self.failed) {
+            eprintln!("solver-client: {summary}");
+        }
         Ok(self.failed)
     }
 }
 
+/// The run's last line when it helps: some of several cases failed, and their errors may be far
+/// apart in the output. With one case, or none failed, the output already says it all.
+fn summary(cases: usize, failed: usize) -> Option<String> {
+    (failed > 0 && cases > 1).then(|| format!("{} of {cases} case(s) answered", cases - failed))
+}
+
 impl Sink for Printer {
     fn case(&mut self, case: &Case, answer: Result<&Answer, &CaseError>) -> io::Result<()> {
+        self.cases += 1;
         let error = match (&case.query, answer) {
             (Ok(query), Ok(answer)) if self.view.json => {
                 let value = query.json(case.number, answer);
@@ -81,5 +95,18 @@ impl Sink for Printer {
 
     fn idle(&mut self) -> io::Result<()> {
         self.out.idle()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_only_when_some_of_several_failed() {
+        assert_eq!(summary(3, 1).as_deref(), Some("2 of 3 case(s) answered"));
+        assert_eq!(summary(2, 2).as_deref(), Some("0 of 2 case(s) answered"));
+        assert_eq!(summary(3, 0), None);
+        assert_eq!(summary(1, 1), None);
     }
 }

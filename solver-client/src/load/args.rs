@@ -46,8 +46,9 @@ pub(crate) struct Args {
     #[arg(long, default_value = "korf,80", value_name = "BOARDS")]
     pub(super) hard: String,
 
-    /// The deadline of every stream (sent as grpc-timeout; e.g. 20s).
-    #[arg(long, value_parser = parse_duration)]
+    /// The old name of `--timeout` here (every stream's grpc-timeout), hidden: one flag says
+    /// it, the global one every command takes; this one is still read, for scripts.
+    #[arg(long, value_parser = parse_duration, hide = true)]
     pub(super) deadline: Option<Duration>,
 
     /// Seed of the random cases (default: from the clock; printed in the summary).

@@ -3,13 +3,29 @@
 //! needed to judge its reply without solving it again: the known optimum of a hard board, or
 //! the length of the walk that made an easy one.
 
+use solver_core::tiles::grid::Grid;
+use solver_core::tiles::grid_board::GridBoard;
+use solver_core::tiles::slide::Slide;
 use solver_core::{Board, Board4, Move};
 
 use super::hard::Hard;
-use crate::case::Query;
+use crate::case::{MaxRatio, Query, Sliding};
 
 /// Easy 15-puzzle boards are this many random moves from the goal.
 const EASY_WALK: std::ops::RangeInclusive<usize> = 10..=30;
+
+/// The `shapes` class's boards: 4×5 and 5×5, the shapes with pattern databases beyond the
+/// 15-puzzle, searched by the any-shape path.
+const SHAPES: [(usize, usize); 2] = [(4, 5), (5, 5)];
+
+/// `shapes` boards are this many random moves from the goal: beyond what a search without
+/// databases does at once, yet never more than a bounded search takes milliseconds for.
+const SHAPES_WALK: std::ops::RangeInclusive<usize> = 20..=60;
+
+/// The quality `shapes` cases ask for: a bounded search, which never waits for the shape's
+/// databases to be built (an optimal 5×5 case may wait minutes for them), so a run measures
+/// the searches rather than one build.
+const SHAPES_RATIO: f64 = 1.5;
 
 /// A small, fast, seedable generator (SplitMix64): load needs no cryptographic randomness.
 #[derive(Debug, Clone)]
@@ -78,6 +94,24 @@ pub(crate) fn fifteen_easy(rng: &mut Rng) -> LoadCase {
     }
 }
 
+/// A 4×5 or 5×5 board a random walk from the goal, asked with a ratio (see [`SHAPES_RATIO`]).
+/// The walk is the check: whatever the answer's length, the optimum it claims to have proved
+/// cannot exceed the walk's.
+pub(crate) fn shapes(rng: &mut Rng) -> LoadCase {
+    let (rows, cols) = SHAPES[rng.below(SHAPES.len())];
+    let goal = GridBoard::goal(Grid::new(rows, cols).expect("a served shape"));
+    let steps = SHAPES_WALK.start() + rng.below(SHAPES_WALK.end() - SHAPES_WALK.start() + 1);
+    LoadCase {
+        query: Query::Sliding(Sliding {
+            start: walk(&goal, steps, rng),
+            target: goal,
+            max_ratio: MaxRatio::new(SHAPES_RATIO).expect("a ratio above 1"),
+        }),
+        exact: None,
+        at_most: Some(steps),
+    }
+}
+
 /// The hard board `hard`, its tiles renamed afresh.
 pub(crate) fn fifteen_hard(hard: &Hard, rng: &mut Rng) -> LoadCase {
     // A fresh renaming of the tiles for both boards: the same search (the server renames the
@@ -115,8 +149,8 @@ fn swap_two_tiles<const W: usize>(board: &Board<W>) -> Board<W> {
 }
 
 /// `steps` random moves from `board`, never undoing the previous one.
-fn walk<const W: usize>(board: &Board<W>, steps: usize, rng: &mut Rng) -> Board<W> {
-    let mut board = *board;
+fn walk<B: Slide>(board: &B, steps: usize, rng: &mut Rng) -> B {
+    let mut board = board.clone();
     let mut last: Option<Move> = None;
     for _ in 0..steps {
         loop {
@@ -124,7 +158,7 @@ fn walk<const W: usize>(board: &Board<W>, steps: usize, rng: &mut Rng) -> Board<
             if last.is_some_and(|l| undoes(l, mv)) {
                 continue;
             }
-            if let Some(next) = board.apply(mv) {
+            if let Some(next) = board.slide(mv) {
                 board = next;
                 last = Some(mv);
                 break;

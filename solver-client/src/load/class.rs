@@ -15,6 +15,7 @@ pub(crate) enum Class {
     FifteenEasy,
     FifteenHard,
     Solitaire,
+    Shapes,
 }
 
 /// The classes for `load --help`, and an example `--mix`.
@@ -22,23 +23,26 @@ pub(super) const HELP: &str = "\
 Classes: eight (random 3x3 start and target), fifteen-easy (10 to 30 random moves from the \
 goal), fifteen-hard (the --hard boards, tiles renamed afresh for every case so the server's cache \
 cannot answer them), solitaire (random pairs, half of them a walk of at most 8 moves apart; \
-limit 8).
+limit 8), shapes (4x5 and 5x5 boards 20 to 60 random moves from the goal, asked with a max \
+ratio of 1.5: the any-shape path's bounded search; not in the default mix).
 
 Example: solver-client load --server 127.0.0.1:50051 --metrics 127.0.0.1:9090 \
---mix eight=4,fifteen-easy=2,fifteen-hard=1,solitaire=1 --duration 30s --deadline 20s";
+--mix eight=4,fifteen-easy=2,fifteen-hard=1,solitaire=1,shapes=1 --duration 30s --timeout 20s";
 
 /// `--mix` by default: one stream of every class.
 pub(super) const DEFAULT_MIX: &str = "eight=1,fifteen-easy=1,fifteen-hard=1,solitaire=1";
 
 /// What a name that is no class gets told.
-pub(super) const NOT_A_CLASS: &str = "is not a class: eight, fifteen-easy, fifteen-hard, solitaire";
+pub(super) const NOT_A_CLASS: &str =
+    "is not a class: eight, fifteen-easy, fifteen-hard, solitaire, shapes";
 
 impl Class {
-    pub(crate) const ALL: [Class; 4] = [
+    pub(crate) const ALL: [Class; 5] = [
         Class::Eight,
         Class::FifteenEasy,
         Class::FifteenHard,
         Class::Solitaire,
+        Class::Shapes,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -47,6 +51,7 @@ impl Class {
             Class::FifteenEasy => "fifteen-easy",
             Class::FifteenHard => "fifteen-hard",
             Class::Solitaire => "solitaire",
+            Class::Shapes => "shapes",
         }
     }
 
@@ -68,6 +73,8 @@ impl Class {
         match self {
             Class::Eight => Some(Grid::EIGHT),
             Class::FifteenEasy | Class::FifteenHard => Some(Grid::FIFTEEN),
+            // The any-shape family: nothing to build ahead (a bounded case builds nothing).
+            Class::Shapes => Grid::new(5, 5).ok(),
             Class::Solitaire => None,
         }
     }
@@ -104,6 +111,7 @@ impl Generator {
                 cases::fifteen_hard(hard, &mut self.rng)
             }
             Class::Solitaire => crate::solitaire::load::case(&mut self.rng),
+            Class::Shapes => cases::shapes(&mut self.rng),
         }
     }
 }
@@ -149,7 +157,11 @@ mod tests {
     #[test]
     fn every_class_has_streams_by_default_and_a_class_alone_counts_one() {
         let mix = parse_mix(DEFAULT_MIX).unwrap();
-        assert_eq!(mix.0, Class::ALL.map(|c| (c, 1)));
+        // Every class but `shapes`, whose first cases may load large tables.
+        assert_eq!(
+            mix.0,
+            Class::ALL[..4].iter().map(|&c| (c, 1)).collect::<Vec<_>>()
+        );
         let mix = parse_mix("eight=4,fifteen-easy=2,fifteen-hard=1,solitaire").unwrap();
         assert_eq!(
             mix.0,

@@ -2,7 +2,7 @@
 //! per-class latency percentiles, throughput, errors by gRPC code and the server's memory.
 //!
 //! Each stream belongs to one class of cases (`eight`, `fifteen-easy`, `fifteen-hard`,
-//! `solitaire`) and pipelines them: it keeps up to its in-flight count of cases sent and not yet
+//! `solitaire`, `shapes`) and pipelines them: it keeps up to its in-flight count of cases sent and not yet
 //! answered, sending the next one as each reply comes. A case's latency runs from handing its
 //! request to the stream to reading its reply; every reply is checked cheaply (moves replayed)
 //! and a wrong one counts as an error. A stream that fails is counted under its status and, while
@@ -47,7 +47,7 @@ pub(crate) fn run(
     progress: bool,
     args: Args,
 ) -> anyhow::Result<ExitCode> {
-    let plan = Plan::new(args)?;
+    let plan = Plan::new(args, link.timeout)?;
     let embedded = match server {
         Some(_) => None,
         None => Some(embedded::Embedded::start(plan.warm_up(), data)?),
@@ -127,8 +127,7 @@ async fn drive(
                 endpoint: channels[slot % channels.len()].clone(),
                 budget,
                 in_flight,
-                // `--deadline`, else the global `--timeout`.
-                deadline: plan.deadline.or(link.timeout),
+                deadline: plan.deadline,
                 generator: Generator::new(
                     class,
                     plan.seed ^ (slot as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),

@@ -76,6 +76,8 @@ pub(super) struct Plan {
     pub(super) classes: Vec<(Class, usize, usize)>,
     pub(super) cases: Option<u64>,
     pub(super) duration: Duration,
+    /// Every stream's `grpc-timeout`: the global `--timeout` (or its old name here,
+    /// `--deadline`).
     pub(super) deadline: Option<Duration>,
     pub(super) seed: u64,
     pub(super) connections: usize,
@@ -85,7 +87,8 @@ pub(super) struct Plan {
 }
 
 impl Plan {
-    pub(super) fn new(args: Args) -> anyhow::Result<Self> {
+    /// The plan of `args`; `timeout` is the global `--timeout`.
+    pub(super) fn new(args: Args, timeout: Option<Duration>) -> anyhow::Result<Self> {
         let shares = share_out(&args.mix, args.streams)?;
         let in_flight = args.in_flight.unwrap_or_default();
         if args.connections == 0 {
@@ -106,7 +109,7 @@ impl Plan {
                 .collect(),
             cases: args.cases,
             duration: args.duration.unwrap_or(DEFAULT_DURATION),
-            deadline: args.deadline,
+            deadline: args.deadline.or(timeout),
             seed,
             connections: args.connections,
             hard: hard_boards(&args.hard)?.into(),
@@ -149,5 +152,30 @@ mod tests {
         assert_eq!(shares.iter().map(|s| s.1).sum::<usize>(), 5);
         assert!(shares.iter().all(|s| s.1 >= 1));
         assert!(share_out(&mix, Some(3)).is_err());
+    }
+
+    /// One flag gives the streams' deadline: the global `--timeout`; `--deadline`, its old name
+    /// here, still works but is not shown.
+    #[test]
+    fn the_deadline_is_the_timeout() {
+        use clap::{CommandFactory as _, Parser as _};
+
+        #[derive(clap::Parser)]
+        struct Load {
+            #[command(flatten)]
+            args: Args,
+        }
+        let plan = |argv: &[&str], timeout| {
+            let argv = std::iter::once("load").chain(argv.iter().copied());
+            Plan::new(Load::try_parse_from(argv).unwrap().args, timeout)
+                .unwrap()
+                .deadline
+        };
+        let (twenty, five) = (Duration::from_secs(20), Duration::from_secs(5));
+        assert_eq!(plan(&[], Some(twenty)), Some(twenty));
+        assert_eq!(plan(&[], None), None);
+        assert_eq!(plan(&["--deadline", "5s"], Some(twenty)), Some(five));
+        let help = Load::command().render_long_help().to_string();
+        assert!(!help.contains("--deadline"), "{help}");
     }
 }

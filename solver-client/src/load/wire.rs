@@ -5,6 +5,7 @@
 use solver_proto::v2 as pb;
 
 use super::cases::LoadCase;
+use crate::case::{Answer, SlidingAnswer};
 use crate::reply::ReplyError;
 
 /// The `solver.v2` request for case `id`.
@@ -36,14 +37,24 @@ pub(crate) fn verdict(response: pb::SolveResponse, case: &LoadCase) -> Verdict {
         Err(ReplyError::Service { code, .. }) => return Verdict::Error { code: code as i32 },
         Err(e) => return Verdict::Wrong(format!("{}: {e}", case.query.describe())),
     };
+    // A bounded answer may be longer than the walk that made its case, but what it proved of
+    // the optimum may not.
+    let proven = match &answer {
+        Answer::Sliding(SlidingAnswer::Bounded { lower_bound, .. }) => Some(*lower_bound as usize),
+        _ => None,
+    };
     let wrong = match (answer.length(), case.exact, case.at_most) {
         (None, _, Some(n)) => format!("no answer, but a walk of {n} moves gets there"),
         (Some(len), Some(optimum), _) if len != optimum => {
             format!("{len} moves, the optimum is {optimum}")
         }
-        (Some(len), _, Some(at_most)) if len > at_most => {
-            format!("{len} moves, but it can be done in {at_most}")
-        }
+        (Some(len), _, Some(at_most)) => match proven {
+            Some(bound) if bound > at_most => format!(
+                "the optimum is said to be at least {bound}, but it can be done in {at_most}"
+            ),
+            None if len > at_most => format!("{len} moves, but it can be done in {at_most}"),
+            _ => return Verdict::Answered { cached },
+        },
         _ => return Verdict::Answered { cached },
     };
     Verdict::Wrong(format!("{}: {wrong}", case.query.describe()))
@@ -89,5 +100,45 @@ mod tests {
             ..reply("")
         };
         assert!(matches!(verdict(unsolvable, &case), Verdict::Wrong(_)));
+    }
+
+    /// A bounded answer (the `shapes` class) may be longer than the walk that made its case;
+    /// the lower bound it claims may not.
+    #[test]
+    fn bounded_replies_are_judged_by_what_they_prove() {
+        let mut rng = super::super::cases::Rng::new(3);
+        let mut case = super::super::cases::shapes(&mut rng);
+        let sliding = case.query.as_sliding().unwrap().clone();
+        assert!(sliding.max_ratio.get() > 1.0);
+        // One move from the target, whatever the walk was.
+        let blank_moves = solver_core::Move::ALL.iter().find_map(|&mv| {
+            let start = sliding.target.apply(mv)?;
+            Some((start, mv))
+        });
+        let (start, mv) = blank_moves.unwrap();
+        case.query = Query::Sliding(crate::case::Sliding { start, ..sliding });
+        case.at_most = Some(1);
+        let back = mv.reverse().letter();
+        let there = mv.letter();
+        let reply = |moves: String, lower_bound: u32| pb::SolveResponse {
+            id: "0".to_owned(),
+            outcome: Some(solve_response::Outcome::Solution(pb::Solution {
+                kind: Some(solution::Kind::Sliding(pb::SlidingSolution {
+                    length: moves.len() as u32,
+                    moves,
+                    lower_bound,
+                })),
+            })),
+            ..pb::SolveResponse::default()
+        };
+        let long = format!("{back}{there}{back}");
+        assert!(matches!(
+            verdict(reply(long.clone(), 1), &case),
+            Verdict::Answered { .. }
+        ));
+        let Verdict::Wrong(why) = verdict(reply(long, 2), &case) else {
+            panic!("a lower bound above a known path accepted");
+        };
+        assert!(why.contains("at least 2, but it can be done in 1"), "{why}");
     }
 }

@@ -64,6 +64,16 @@ impl Boards {
         target: Option<&str>,
         size: Option<Grid>,
     ) -> anyhow::Result<Self> {
+        // `solve eight 1 2 ...` habits: a puzzle name would be read as a tile and the count
+        // reported wrong.
+        if let Some(name) = board.first().map(|word| word.trim())
+            && ["eight", "fifteen", "sliding"].contains(&name)
+        {
+            bail!(
+                "BOARD: {name:?} is a puzzle name, as `solve` takes; here the board alone is \
+                 given (9 or 16 numbers, or rows × cols with --size RxC)"
+            );
+        }
         let read = |what: &str, text: &str| match size {
             Some(grid) => parse_sized(what, text, grid),
             None => parse_board(what, text),
@@ -189,6 +199,15 @@ mod tests {
 
     #[test]
     fn bad_boards_say_why() {
+        let named: Vec<String> = "eight 1 2 3 4 5 6 7 8 0"
+            .split(' ')
+            .map(str::to_owned)
+            .collect();
+        let err = Boards::parse(&named, None, None).unwrap_err().to_string();
+        assert!(
+            err.starts_with("BOARD: \"eight\" is a puzzle name, as `solve` takes"),
+            "{err}"
+        );
         let err = parse_board("BOARD", "1 2 3").unwrap_err().to_string();
         assert!(err.contains("9 numbers (3×3) or 16 (4×4)"), "{err}");
         let err = parse_board("BOARD", "1 2 3 4 5 6 7 8 8")

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use anyhow::bail;
-use solver_proto::tonic_types::StatusExt as _;
+use solver_proto::tonic_types::{BadRequest, StatusExt as _};
 use tonic::{Code, Status};
 
 use super::json::print_json;
@@ -26,6 +26,9 @@ fn code_name(code: Code) -> String {
 /// detail) or the message, and when to retry (from `RetryInfo`).
 fn describe(status: &Status) -> String {
     let details = status.get_error_details();
+    if let Some(unsolvable) = details.bad_request().and_then(unsolvable) {
+        return unsolvable;
+    }
     let mut text = format!("the server refused the call ({})", code_name(status.code()));
     match details.bad_request() {
         Some(bad) if !bad.field_violations.is_empty() => {
@@ -42,6 +45,24 @@ fn describe(status: &Status) -> String {
         text.push_str(&format!("; retry after {delay:?}"));
     }
     text
+}
+
+/// A target the board can never reach (`Hint`, `Verify`: INVALID_ARGUMENT naming `target`, as the
+/// proto documents), said as `solve` says it: that is the answer a person wants, and the
+/// refusal's code comes after it. Servers before the message began with "unsolvable" said
+/// "can never reach" all the same.
+fn unsolvable(bad: &BadRequest) -> Option<String> {
+    let [violation] = bad.field_violations.as_slice() else {
+        return None;
+    };
+    let why = violation.description.as_str();
+    if violation.field != "target" || !why.contains("never reach") {
+        return None;
+    }
+    let why = why.strip_prefix("unsolvable: ").unwrap_or(why);
+    Some(format!(
+        "unsolvable: {why}\n  (the server refused the call: INVALID_ARGUMENT, field `target`)"
+    ))
 }
 
 /// A refused call as one JSON object: `code` (the number), `status` (its name), `message`, and
@@ -122,6 +143,24 @@ mod tests {
         let json = error_json(&status);
         assert_eq!(json["error"]["code"], 3);
         assert_eq!(json["error"]["field_violations"][0]["field"], "distance");
+        // An unsolvable board is said first, as `solve` says it.
+        let status = Status::with_error_details(
+            Code::InvalidArgument,
+            "target: unsolvable: the start can never reach this target: odd parity",
+            ErrorDetails::with_bad_request(vec![FieldViolation::new(
+                "target",
+                "unsolvable: the start can never reach this target: odd parity",
+            )]),
+        );
+        assert_eq!(
+            describe(&status),
+            "unsolvable: the start can never reach this target: odd parity\n  (the server \
+             refused the call: INVALID_ARGUMENT, field `target`)"
+        );
+        assert_eq!(
+            error_json(&status)["error"]["field_violations"][0]["field"],
+            "target"
+        );
         assert_eq!(
             describe(&Status::resource_exhausted("budget")),
             "the server refused the call (RESOURCE_EXHAUSTED): budget"

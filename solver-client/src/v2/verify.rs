@@ -29,7 +29,9 @@ pub(crate) struct Args {
     /// The start board (9 numbers for 3×3 or 16 for 4×4, or rows × cols with `--size`, row by row, 0 or x for the blank; as
     /// separate arguments, one quoted string, or packed for 3×3), then the moves: one letter per
     /// move of the blank (`u`, `d`, `l`, `r`), "" for none.
-    #[arg(value_names = ["BOARD", "MOVES"], required = true, num_args = 2..)]
+    // One word is taken too, so that moves forgotten after a packed board are named as such
+    // (below) rather than as a count of values.
+    #[arg(value_names = ["BOARD", "MOVES"], required = true, num_args = 1..)]
     words: Vec<String>,
 }
 
@@ -82,22 +84,23 @@ pub(super) fn run(
     })
 }
 
+/// How the moves are given, for the messages below.
+const HOW: &str = "give them after the board (`verify BOARD MOVES`), one letter per move of the \
+                   blank (u, d, l, r), or \"\" for none";
+
 /// The last word (the moves) and the board before it; a last word with a digit or a lone `x`
 /// is the board's, and the moves were forgotten: said so, rather than that the board is short.
 fn moves_and_board(words: &[String]) -> anyhow::Result<(&String, &[String])> {
     let Some((moves, board)) = words.split_last() else {
-        bail!("no board and moves given");
+        bail!("BOARD and MOVES missing: {HOW}");
     };
     let looks_like_board =
         moves.chars().any(|c| c.is_ascii_digit()) || moves.trim().eq_ignore_ascii_case("x");
     if looks_like_board {
-        bail!(
-            "MOVES: the last argument, {moves:?}, is part of a board: give the moves after the \
-             board, one letter per move of the blank (u, d, l, r), or \"\" for none"
-        );
+        bail!("MOVES missing: the last argument, {moves:?}, is part of the board; {HOW}");
     }
     if board.is_empty() {
-        bail!("a board and then the moves expected");
+        bail!("BOARD missing: only the moves, {moves:?}, were given; the board comes first");
     }
     Ok((moves, board))
 }
@@ -139,12 +142,18 @@ mod tests {
     fn forgotten_moves_are_named() {
         let forgot = words("2 3 4 1 5 x 7 6 8");
         let err = moves_and_board(&forgot).unwrap_err().to_string();
-        assert!(
-            err.starts_with("MOVES: the last argument, \"8\", is part of a board"),
-            "{err}"
+        assert_eq!(
+            err,
+            format!("MOVES missing: the last argument, \"8\", is part of the board; {HOW}")
         );
         let packed = words("23415x768");
-        assert!(moves_and_board(&packed).is_err());
+        let err = moves_and_board(&packed).unwrap_err().to_string();
+        assert!(err.starts_with("MOVES missing: "), "{err}");
+        let quoted = words("eight 1 2 3 4 5 6 7 8 x");
+        let err = moves_and_board(&quoted).unwrap_err().to_string();
+        assert!(err.starts_with("MOVES missing: "), "{err}");
+        let err = moves_and_board(&words("dlur")).unwrap_err().to_string();
+        assert!(err.starts_with("BOARD missing: "), "{err}");
         let given = words("2 3 4 1 5 x 7 6 8 dlur");
         let (moves, board) = moves_and_board(&given).unwrap();
         assert_eq!(moves, "dlur");

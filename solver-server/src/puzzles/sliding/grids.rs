@@ -10,6 +10,7 @@
 //! is never built, and its cases are searched with Manhattan distance. The files themselves
 //! (names, checks, what fits a budget) are `solver_store::shapes`'.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -74,9 +75,9 @@ impl Grids {
     ///
     /// A request may load any stored set that fits, but only start a build that peaks within
     /// `request_build` bytes: a larger set (the 24-puzzle's 6-6-6-6, 2.9 GB while built) is
-    /// built by an operator (`solver-client databases build --size 5x5`, or the server's
-    /// `build-databases`), and until it is stored a request gets the strongest set whose build
-    /// fits.
+    /// built by an operator (`solver-client databases build --size 5x5`; the server's
+    /// `build-databases` builds the 15-puzzle's sets only), and until it is stored a request gets
+    /// the strongest set whose build fits.
     pub(crate) fn new(data: DataDir, threads: usize, budget: u64, request_build: u64) -> Self {
         Self {
             tables: Mutex::default(),
@@ -170,6 +171,16 @@ impl Grids {
             return Help::None;
         }
         if !self.building.swap(true, Ordering::AcqRel) {
+            // A build may have finished between the look above and taking the flag: look again,
+            // or its file would be loaded (and counted against the budget) a second time.
+            let again = match self.held(grid, blank) {
+                Some(ready) => Some(ready),
+                None => lock(&self.refused).contains(&key).then_some(Help::None),
+            };
+            if let Some(again) = again {
+                self.building.store(false, Ordering::Release);
+                return again;
+            }
             *lock(&self.in_progress) = Some(key);
             let grids = Arc::clone(self);
             start(Box::new(move |pace: &dyn Pace| {
@@ -223,8 +234,12 @@ impl Grids {
         shapes::partition_to_use(&self.data, grid, blank, self.room(), self.request_build)
     }
 
-    /// Loads or builds (then stores) what `grid` and `blank` need; on a build thread.
+    /// Loads or builds (then stores) what `grid` and `blank` need; on a build thread. What is
+    /// held already is neither loaded nor counted again.
     pub(crate) fn prepare(&self, grid: Grid, blank: usize, pace: &dyn Pace) {
+        if self.held(grid, blank).is_some() {
+            return;
+        }
         if tabled(grid) {
             let tables = {
                 let mut tables = lock(&self.tables);
@@ -250,8 +265,11 @@ impl Grids {
                 return;
             };
             let set = shapes::databases(&self.data, partition, self.threads, pace);
-            self.held.fetch_add(set.memory_bytes(), Ordering::Relaxed);
-            lock(&self.databases).insert((grid, blank), Arc::new(set));
+            let bytes = set.memory_bytes();
+            if let Entry::Vacant(slot) = lock(&self.databases).entry((grid, blank)) {
+                slot.insert(Arc::new(set));
+                self.held.fetch_add(bytes, Ordering::Relaxed);
+            }
         }
     }
 }
@@ -284,6 +302,61 @@ mod tests {
                 Some(Partition::default_for(grid, blank))
             );
         }
+    }
+
+    /// However many cases ask at once, a stored set is loaded once and counted once against
+    /// the budget: a case that saw it missing just before another's load finished must not
+    /// start a second load (the 5×5 set is 977 MB). The load runs in the asking thread while
+    /// the other cases keep asking.
+    #[test]
+    fn cases_asking_at_once_load_a_stored_set_once() {
+        let dir = std::env::temp_dir().join(format!("grids-once-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let grid = Grid::new(3, 5).unwrap();
+        let blank = grid.cells() - 1;
+        let (budget_mib, unpaced) = (1, &solver_core::Unpaced);
+        let data = DataDir::new(Some(dir.clone()));
+        shapes::build_shape(data.clone(), grid, blank, 1, budget_mib, unpaced).unwrap();
+        for round in 0..16 {
+            let budget = budget_mib << 20;
+            let grids = Arc::new(Grids::new(data.clone(), 1, budget, budget));
+            let (cases, starts) = (6, AtomicU64::new(0));
+            let barrier = std::sync::Barrier::new(cases);
+            let sets: Vec<Arc<GridDatabases>> = std::thread::scope(|scope| {
+                let asking: Vec<_> = (0..cases)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            barrier.wait();
+                            loop {
+                                let help = grids.help(grid, blank, |build| {
+                                    starts.fetch_add(1, Ordering::Relaxed);
+                                    // A 5×5 set takes seconds: every case is asking by then.
+                                    std::thread::sleep(std::time::Duration::from_millis(20));
+                                    build(unpaced);
+                                });
+                                match help {
+                                    Help::Databases(set) => return set,
+                                    Help::Coming { wait: true } => std::hint::spin_loop(),
+                                    other => panic!("round {round}: {other:?}"),
+                                }
+                            }
+                        })
+                    })
+                    .collect();
+                asking.into_iter().map(|c| c.join().unwrap()).collect()
+            });
+            assert_eq!(starts.into_inner(), 1, "round {round}: loads started");
+            assert!(sets.iter().all(|set| Arc::ptr_eq(set, &sets[0])));
+            assert_eq!(
+                grids.held.load(Ordering::Relaxed),
+                sets[0].memory_bytes(),
+                "round {round}: bytes held"
+            );
+            // Asked again, a held set is neither loaded nor counted again.
+            grids.prepare(grid, blank, unpaced);
+            assert_eq!(grids.held.load(Ordering::Relaxed), sets[0].memory_bytes());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A bounded case loads a stored set (and waits for it) but never starts a build.

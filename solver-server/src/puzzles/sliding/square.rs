@@ -96,25 +96,21 @@ impl Puzzle for Eight {
 /// scheduler, in the turns of `slice`'s flow) and this says `false`: the caller returns
 /// [`Progress::Pending`] and looks again at its next turn.
 pub(crate) fn fifteen_ready(target: &Board4, shared: &Shared, slice: &Slice<'_>) -> bool {
-    if shared.families.sliding.engine.fifteen_ready_for(target) {
+    let sliding = &shared.families.sliding;
+    if sliding.engine.fifteen_ready_for(target) {
         return true;
     }
-    if !shared
-        .families
-        .sliding
-        .fifteen_building
-        .swap(true, Ordering::AcqRel)
-    {
-        let (target, building) = (
-            *target,
-            Arc::clone(&shared.families.sliding.fifteen_building),
-        );
-        let (data, threads) = (
-            shared.families.sliding.data.clone(),
-            shared.scheduler.workers(),
-        );
-        let engine = Arc::clone(&shared.families.sliding.engine);
-        let progress = Arc::clone(&shared.families.sliding.fifteen_progress);
+    if !sliding.fifteen_building.swap(true, Ordering::AcqRel) {
+        // A build may have finished between the look above and taking the flag: look again
+        // rather than start another (which would find everything there, but take a thread).
+        if sliding.engine.fifteen_ready_for(target) {
+            sliding.fifteen_building.store(false, Ordering::Release);
+            return true;
+        }
+        let (target, building) = (*target, Arc::clone(&sliding.fifteen_building));
+        let (data, threads) = (sliding.data.clone(), shared.scheduler.workers());
+        let engine = Arc::clone(&sliding.engine);
+        let progress = Arc::clone(&sliding.fifteen_progress);
         slice.spawn_paced(move |pacer| {
             let what = "15-puzzle pattern databases".to_owned();
             engine.prepare_fifteen(&target, &data, threads, &progress.tracking(pacer, what));

@@ -97,7 +97,8 @@ pub(crate) fn boards(
 }
 
 /// Validates boards the start must be able to reach the target of (`Hint`, `Verify`): an
-/// unreachable target is a bad `target`.
+/// unreachable target is a bad `target` (as the proto documents), explained as `Solve` explains
+/// an unsolvable case, and saying which target was meant when the request gave none.
 pub(crate) fn reachable(
     rows: u32,
     cols: u32,
@@ -113,9 +114,14 @@ pub(crate) fn reachable(
     if can {
         Ok(boards)
     } else {
+        let which = if target.is_empty() {
+            "the target (the standard goal: none was given)"
+        } else {
+            "this target"
+        };
         Err(Failure::invalid(
             "target",
-            format!("the start can never reach this target: {UNSOLVABLE}"),
+            format!("unsolvable: the start can never reach {which}: {UNSOLVABLE}"),
         ))
     }
 }
@@ -240,12 +246,26 @@ mod tests {
 
     #[test]
     fn unreachable_targets_are_a_bad_target() {
-        let Err(Failure::Invalid { field, .. }) =
-            reachable(3, 3, &[2, 1, 3, 4, 5, 6, 7, 8, 0], &[])
-        else {
+        let swapped = [2, 1, 3, 4, 5, 6, 7, 8, 0];
+        let Err(Failure::Invalid { field, message }) = reachable(3, 3, &swapped, &[]) else {
             panic!("an unreachable target accepted");
         };
         assert_eq!(field, "target");
+        assert_eq!(
+            message,
+            format!(
+                "unsolvable: the start can never reach the target (the standard goal: none was \
+                 given): {UNSOLVABLE}"
+            )
+        );
+        let goal = [1, 2, 3, 4, 5, 6, 7, 8, 0];
+        let Err(Failure::Invalid { message, .. }) = reachable(3, 3, &swapped, &goal) else {
+            panic!("an unreachable target accepted");
+        };
+        assert!(
+            message.starts_with("unsolvable: the start can never reach this target: "),
+            "{message}"
+        );
         assert!(reachable(3, 3, &[1, 2, 3, 4, 5, 6, 7, 0, 8], &[]).is_ok());
     }
 
