@@ -234,7 +234,13 @@ impl Puzzle for AnyShape {
             .get_or_insert_with(|| limits.stop(case.node_budget));
         let search = match &mut work.search {
             Some(started) => started,
-            empty => match begin(&case.start, &case.target, shared, slice) {
+            empty => match begin(
+                &case.start,
+                &case.target,
+                shared,
+                slice,
+                !length_proven(limits),
+            ) {
                 Begun::Walked(moves) => return Progress::Done(Ok(walked(&moves))),
                 Begun::Waiting => {
                     // A watcher gets its first answer meanwhile (with Manhattan distance).
@@ -408,6 +414,17 @@ fn tell(report: &Report, phase: Phase, search: &BoundedSearch, before: u64) {
     }
 }
 
+/// Whether a watched case's best answer so far is as short as its proven bound: the optimal
+/// search then only has to find the smallest answer of that length, which it does without the
+/// databases it would otherwise wait for (Manhattan distance reaches that bound quickly).
+fn length_proven(limits: &CaseLimits) -> bool {
+    limits.report.as_ref().is_some_and(|report| {
+        let seen = report.latest();
+        seen.best
+            .is_some_and(|best| best.len() == seen.lower_bound as usize)
+    })
+}
+
 /// How far the build or load of the tables `case` waits for has come (0 when unknown).
 fn tables_done(shared: &Shared, case: &GridCase) -> f64 {
     shared
@@ -454,8 +471,9 @@ pub(crate) enum Begun {
 }
 
 /// Begins an optimal answer from `start` to `target` (which it must be able to reach) with what
-/// the server holds for the shape and the target's blank; what it lacks and may have is built
-/// on a thread of `slice`'s flow ([`Grids::help`](super::grids::Grids::help)). The tables
+/// the server holds for the shape and the target's blank (without waiting for databases being
+/// built unless `wait_for_databases`); what it lacks and may have is built on a thread of
+/// `slice`'s flow ([`Grids::help`](super::grids::Grids::help)). The tables
 /// never change an answer, only how fast it comes: the walk and the searches give the optimal,
 /// lexicographically smallest moves.
 pub(crate) fn begin(
@@ -463,6 +481,7 @@ pub(crate) fn begin(
     target: &GridBoard,
     shared: &Shared,
     slice: &Slice<'_>,
+    wait_for_databases: bool,
 ) -> Begun {
     let help = shared
         .families
@@ -481,9 +500,9 @@ pub(crate) fn begin(
                     .expect("the target is reachable"),
             );
         }
-        Help::Coming { wait: true } => return Begun::Waiting,
+        Help::Coming { wait: true } if wait_for_databases => return Begun::Waiting,
         Help::Databases(databases) => GridSearch::with_databases(start, target, databases),
-        Help::Coming { wait: false } | Help::None => GridSearch::new(start, target),
+        Help::Coming { .. } | Help::None => GridSearch::new(start, target),
     };
     let search = search.expect("the target is reachable");
     let pruning = shared

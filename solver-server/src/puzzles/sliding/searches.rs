@@ -198,7 +198,7 @@ impl Solve<GridBoard> for Searches {
                 if !start.can_reach(target) {
                     return Progress::Done(Err(unreachable()));
                 }
-                match begin(start, target, shared, slice) {
+                match begin(start, target, shared, slice, true) {
                     Begun::Walked(moves) => {
                         self.method = TABLE_METHOD;
                         return Progress::Done(Ok(moves));
