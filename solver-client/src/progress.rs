@@ -50,23 +50,18 @@ impl Progress {
         }
         self.last_draw = Some(Instant::now());
         let filled = (done * WIDTH).checked_div(self.total).unwrap_or(WIDTH);
-        let bar = bar(filled);
-        let mut err = std::io::stderr().lock();
-        let _ = write!(
-            err,
-            "\r[{bar}] {done}/{} cases, {:.1}s",
+        rewrite(&format!(
+            "[{}] {done}/{} cases, {:.1}s",
+            bar(filled),
             self.total,
             self.started.elapsed().as_secs_f64()
-        );
-        let _ = err.flush();
+        ));
     }
 
     /// Erases the bar (before a message, and at the end).
     pub(crate) fn clear(&mut self) {
         if self.last_draw.take().is_some() {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[2K");
-            let _ = err.flush();
+            rewrite("");
         }
     }
 }
@@ -107,20 +102,24 @@ impl Line {
             return;
         }
         self.last = Some(Instant::now());
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r\x1b[2K{text}");
-        let _ = err.flush();
+        rewrite(text);
         self.drawn = true;
     }
 
     /// Erases the line.
     pub(crate) fn clear(&mut self) {
         if std::mem::take(&mut self.drawn) {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[2K");
-            let _ = err.flush();
+            rewrite("");
         }
     }
+}
+
+/// Replaces the current line of stderr by `text` (an empty one erases it): back to the start of
+/// the line, erase it, write. Failures are ignored: a progress line is never worth an error.
+fn rewrite(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = write!(err, "\r\x1b[2K{text}");
+    let _ = err.flush();
 }
 
 impl Drop for Line {

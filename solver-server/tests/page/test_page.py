@@ -258,16 +258,10 @@ def test_a_typed_board_is_the_one_hint_and_solve_use(page):
 def test_an_invalid_typed_board_is_refused_beside_the_tiles_box_and_not_solved(page):
     calls = service_calls(page)
     enter(page, [1, 2, 3, 4, 5, 6, 7, 0, 8])
-    # Checked as it is typed, beside the box.
-    page.fill("#tiles", "1 2 3 4 5 6 7 7 0")
-    assert "appears twice" in page.inner_text("#tiles-error")
-    assert page.get_attribute("#tiles", "aria-invalid") == "true"
-    assert_beside(page, "#tiles", "#tiles-error")
-    # Neither Solve nor Hint asks anything, nor answers from the board on screen; the text stays.
+    # Checked as it is typed, beside the box. Neither Solve nor Hint asks anything, nor answers
+    # from the board on screen; the text stays.
     for button in ["#solve", "#hint"]:
-        page.click(button)
-        page.wait_for_timeout(300)
-        assert "nothing asked" in page.inner_text("#status")
+        assert_refused_beside(page, "#tiles", "1 2 3 4 5 6 7 7 0", "appears twice", button)
         assert "moves" not in page.inner_text("#status")
         assert page.input_value("#tiles") == "1 2 3 4 5 6 7 7 0"
         assert "appears twice" in page.inner_text("#tiles-error")
@@ -284,6 +278,18 @@ def test_an_invalid_typed_board_is_refused_beside_the_tiles_box_and_not_solved(p
     assert_mended_and_solved(page, "#tiles", calls)
 
 
+def assert_refused_beside(page, field, value, why, button):
+    """`value` typed into `field` is refused beside it (its error says `why`, the field is marked
+    invalid), and pressing `button` then asks the service nothing."""
+    page.fill(field, value)
+    assert why in page.inner_text(f"{field}-error")
+    assert page.get_attribute(field, "aria-invalid") == "true"
+    assert_beside(page, field, f"{field}-error")
+    page.click(button)
+    page.wait_for_timeout(300)
+    assert "nothing asked" in page.inner_text("#status")
+
+
 def assert_mended_and_solved(page, field, calls):
     """Once `field` holds a valid value its error is gone, and Solve is the first call made (the
     board on screen, two moves from the goal)."""
@@ -297,13 +303,7 @@ def assert_mended_and_solved(page, field, calls):
 def test_a_ratio_below_1_is_refused_beside_its_field(page):
     calls = service_calls(page)
     enter(page, [1, 2, 3, 4, 5, 6, 0, 7, 8])
-    page.fill("#ratio", "0.5")
-    assert "below 1" in page.inner_text("#ratio-error")
-    assert page.get_attribute("#ratio", "aria-invalid") == "true"
-    assert_beside(page, "#ratio", "#ratio-error")
-    page.click("#solve")
-    page.wait_for_timeout(300)
-    assert "nothing asked" in page.inner_text("#status")
+    assert_refused_beside(page, "#ratio", "0.5", "below 1", "#solve")
     assert "below 1" in page.inner_text("#ratio-error")
     assert page.inner_text("#progress") == "No solution loaded."
     page.fill("#ratio", "")
@@ -334,12 +334,7 @@ def test_every_shape_is_scrambled_by_the_service(page):
     # A distance the shape cannot have is refused beside the field, without asking.
     set_shape(page, 2, 2)
     assert "0 to 6, the farthest any 2×2 board is" in page.inner_text("#scramble-note")
-    page.fill("#distance", "7")
-    assert "0 to 6" in page.inner_text("#distance-error")
-    assert_beside(page, "#distance", "#distance-error")
-    page.click("#scramble")
-    page.wait_for_timeout(300)
-    assert "nothing asked" in page.inner_text("#status")
+    assert_refused_beside(page, "#distance", "7", "0 to 6", "#scramble")
     assert calls == ["Scramble"] * 4
     assert page.problems == []
 
