@@ -51,8 +51,9 @@ pub use auth::AuthError;
 pub use config::{ABOUT, Config, FlagError, Kind, WarmUp};
 pub use errors::ServeError;
 pub use probe::{ProbeError, ProbeTls, check_health, check_health_with};
-pub use puzzles::sliding::Engine;
+pub use puzzles::sliding::tables_shape;
 pub use server::{serve, serve_with};
+pub use solver_core::tiles::solver::Squares;
 pub use tls::{TlsError, TlsPaths};
 /// A server's health, as `grpc.health.v1` reports it ([`check_health`]).
 pub use tonic_health::pb::health_check_response::ServingStatus;

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt as _;
 use solver_server::pb::{self, sliding_reply};
-use solver_server::{Config, Engine, Kind, ServeError};
+use solver_server::{Config, Kind, ServeError, Squares, tables_shape};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
@@ -26,7 +26,7 @@ fn status(response: &HealthCheckResponse) -> ServingStatus {
 async fn health_is_serving_only_between_warm_up_and_shutdown() {
     // Tables of its own and no data directory: the server starts cold, and builds, whatever
     // the other tests built or stored.
-    let engine = Arc::new(Engine::new());
+    let squares = Arc::new(Squares::new());
     let mut server = TestServer::start_with(
         Config {
             warm_up: vec![Kind::Eight, Kind::Fifteen].into(),
@@ -34,7 +34,7 @@ async fn health_is_serving_only_between_warm_up_and_shutdown() {
             no_data_dir: true,
             ..config()
         },
-        Arc::clone(&engine),
+        Arc::clone(&squares),
     )
     .await;
     let mut health = HealthClient::new(server.channel().await);
@@ -57,7 +57,8 @@ async fn health_is_serving_only_between_warm_up_and_shutdown() {
             .unwrap();
         now = status(&next);
     }
-    assert!(engine.is_ready(Kind::Eight) && engine.is_ready(Kind::Fifteen));
+    let ready = |kind| tables_shape(kind).is_some_and(|shape| squares.is_ready(shape));
+    assert!(ready(Kind::Eight) && ready(Kind::Fifteen));
     let solver = health
         .check(HealthCheckRequest {
             service: "solver.v1.Solver".to_owned(),

@@ -6,7 +6,7 @@ use std::sync::{Arc, LazyLock};
 
 use solver_proto::v2::solver_service_client::SolverServiceClient;
 use solver_server::pb::solver_client::SolverClient;
-use solver_server::{Config, Engine, Kind, ServeError};
+use solver_server::{Config, Kind, ServeError, Squares, tables_shape};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
@@ -27,37 +27,41 @@ pub struct TestServer {
 /// The 8- and 15-puzzle tables every [`TestServer::start`] of this test binary shares: built
 /// once (by the first case that needs them, or by [`warm_up`]) and only read after that.
 #[must_use]
-pub fn shared_engine() -> Arc<Engine> {
-    static ENGINE: LazyLock<Arc<Engine>> = LazyLock::new(Arc::default);
-    Arc::clone(&ENGINE)
+pub fn shared_squares() -> Arc<Squares> {
+    static SQUARES: LazyLock<Arc<Squares>> = LazyLock::new(Arc::default);
+    Arc::clone(&SQUARES)
 }
 
-/// Builds the shared engine's tables for `kind` now (the 15-puzzle's take seconds and cannot
+/// Builds the shared tables for `kind` now (the 15-puzzle's take seconds and cannot
 /// be stopped: tests that time or cancel searches build them first).
 ///
 /// # Panics
 /// When the build panics.
 pub async fn warm_up(kind: Kind) {
-    tokio::task::spawn_blocking(move || shared_engine().warm_up(kind, &solver_core::Unpaced))
+    let Some(shape) = tables_shape(kind) else {
+        return;
+    };
+    tokio::task::spawn_blocking(move || shared_squares().warm_up(shape, &solver_core::Unpaced))
         .await
         .expect("the warm-up finishes");
 }
 
 impl TestServer {
     /// Starts `config` (its metrics endpoint moved to a free port) on a free port, on the
-    /// caller's runtime, with the [`shared_engine`].
+    /// caller's runtime, with the [`shared_squares`].
     ///
     /// # Panics
     /// When no local port can be bound.
     pub async fn start(config: Config) -> Self {
-        Self::start_with(config, shared_engine()).await
+        Self::start_with(config, shared_squares()).await
     }
 
-    /// As [`start`](Self::start), with tables of `engine` (a new one for a cold server).
+    /// As [`start`](Self::start), with the 8- and 15-puzzle tables of `squares` (new ones for a
+    /// cold server).
     ///
     /// # Panics
     /// When no local port can be bound.
-    pub async fn start_with(mut config: Config, engine: Arc<Engine>) -> Self {
+    pub async fn start_with(mut config: Config, squares: Arc<Squares>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
         let addr = listener.local_addr().expect("a bound address");
         // Bound here and handed over, so no other socket can take the port in between.
@@ -69,7 +73,7 @@ impl TestServer {
             listener,
             Some(metrics_listener),
             config,
-            engine,
+            squares,
             async {
                 let _ = stopped.await;
             },

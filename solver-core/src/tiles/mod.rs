@@ -23,6 +23,7 @@ mod pdb;
 mod rank;
 pub mod scramble;
 pub mod slide;
+pub mod solver;
 pub mod verify;
 
 pub use board::{

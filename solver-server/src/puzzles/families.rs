@@ -2,9 +2,10 @@
 
 use std::sync::Arc;
 
-use super::sliding::engine::Engine;
 use super::sliding::tables::Tables;
 use super::solitaire::state::State;
+use solver_core::tiles::solver::Squares;
+
 use crate::config::Config;
 
 /// Each family's tables and state, shared by every service. One line per family.
@@ -18,10 +19,10 @@ pub(crate) struct Families {
 
 impl Families {
     /// The families of a server configured by `config`, with the 8- and 15-puzzle tables of
-    /// `engine` (which callers may share between servers).
-    pub(crate) fn new(config: &Config, engine: Arc<Engine>) -> Self {
+    /// `squares` (which callers may share between servers).
+    pub(crate) fn new(config: &Config, squares: Arc<Squares>) -> Self {
         Self {
-            sliding: Tables::new(config, engine),
+            sliding: Tables::new(config, squares),
             solitaire: State::default(),
         }
     }

@@ -29,12 +29,12 @@ use crate::http::Http2Limits;
 use crate::metrics::{self, Metrics};
 use crate::page::PageLayer;
 use crate::puzzles::families::Families;
-use crate::puzzles::sliding::engine::Engine;
 use crate::scheduler::Scheduler;
 use crate::service::Shared;
 use crate::tls;
 use crate::watch;
 use crate::web;
+use solver_core::tiles::solver::Squares;
 
 /// Serves the solver, health and reflection services on `listener` (and metrics on
 /// `config.metrics_listen`) until `shutdown` completes.
@@ -52,10 +52,10 @@ pub async fn serve(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    serve_with(listener, None, config, Arc::new(Engine::new()), shutdown).await
+    serve_with(listener, None, config, Arc::new(Squares::new()), shutdown).await
 }
 
-/// As [`serve`], with the 8- and 15-puzzle tables of `engine`, which the caller may share
+/// As [`serve`], with the 8- and 15-puzzle tables of `squares`, which the caller may share
 /// between servers (tests start many servers in one process and build the tables once), and
 /// metrics on `metrics_listener` when given (bound by the caller, so a port picked for it cannot
 /// be taken in between), else on `config.metrics_listen`.
@@ -66,13 +66,13 @@ pub async fn serve_with(
     listener: TcpListener,
     metrics_listener: Option<TcpListener>,
     config: Config,
-    engine: Arc<Engine>,
+    squares: Arc<Squares>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let config = Arc::new(config);
     let metrics = Arc::new(Metrics::new());
     let scheduler = Arc::new(Scheduler::new(config.worker_count(), Arc::clone(&metrics)));
-    let shared = shared_state(&config, &engine, &metrics, &scheduler);
+    let shared = shared_state(&config, &squares, &metrics, &scheduler);
     let local = listener.local_addr()?;
     let stopped = CancellationToken::new();
     // The metrics port, the TLS files and the tokens first: a server that cannot have them
@@ -151,12 +151,12 @@ pub async fn serve_with(
 /// limits.
 fn shared_state(
     config: &Arc<Config>,
-    engine: &Arc<Engine>,
+    squares: &Arc<Squares>,
     metrics: &Arc<Metrics>,
     scheduler: &Arc<Scheduler>,
 ) -> Arc<Shared> {
     Arc::new(Shared {
-        families: Families::new(config, Arc::clone(engine)),
+        families: Families::new(config, Arc::clone(squares)),
         cache: Cache::new(config.cache_entries, Arc::clone(metrics)),
         scheduler: Arc::clone(scheduler),
         search_memory: crate::budget::MemoryBudget::new(config.search_memory_bytes()),

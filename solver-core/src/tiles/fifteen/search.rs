@@ -106,6 +106,12 @@ impl SlicedSearch {
         self.search.stats()
     }
 
+    /// The heuristic guiding it: `"pdb-78"` or `"pdb-663"` (as [`Solution::method`]).
+    #[must_use]
+    pub fn method(&self) -> &'static str {
+        self.prepared.databases.partition().method()
+    }
+
     /// Searches until the answer is found (`Some(Ok)`), `stop` fires (`Some(Err)`), or the
     /// slice ends: the first poll (at most [`POLL_INTERVAL`](crate::stop::POLL_INTERVAL) nodes)
     /// after `slice_end` returns `None`, and the next call resumes.

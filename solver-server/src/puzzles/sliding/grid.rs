@@ -6,13 +6,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use solver_core::tiles::bounded::{BoundedSearch, Method, Step};
-use solver_core::tiles::grid_board::GridBoard;
-use solver_core::tiles::grid_ida::{GridSearch, Slice as Found};
+use solver_core::tiles::solver::{Bounded, Search, TABLE_METHOD};
 use solver_core::{Move, SearchStats, StopReason, Stopped, format_moves};
 use solver_proto::v2 as pb;
 
 use super::GridCase;
-use super::grids::Help;
+use super::begin::{Begun, begin};
+use super::provision::Provision;
 use super::remembered::{self, grid_key};
 use super::wire as v2;
 use crate::budget::Reservation;
@@ -56,7 +56,7 @@ pub(crate) struct GridWork {
     /// The case's stop check, from its first slice: waiting for tables or memory counts
     /// against its time limit and deadline too.
     stop: Option<CaseStop>,
-    search: Option<GridSearch>,
+    search: Option<Search>,
     /// A bounded case's search under way, and the memory it reserved.
     bounded: Option<(BoundedSearch, Reservation)>,
     /// For a watched optimal case: the bounded first answer's search, once started, until it
@@ -138,16 +138,17 @@ fn bounded_step(
                 .stored_databases(grid, blank, |build| {
                     slice.spawn_paced(move |pacer| build(pacer));
                 });
-            let search = match help {
-                Some(Help::Databases(databases)) => {
-                    BoundedSearch::with_databases(&case.start, &case.target, ratio, databases)
-                }
-                Some(Help::Coming { .. }) => {
-                    limits.phase(Phase::Tables, tables_done(shared, case));
-                    return wait(stop, limits);
-                }
-                _ => BoundedSearch::new(&case.start, &case.target, ratio),
-            };
+            if help == Some(Provision::Coming) {
+                limits.phase(Phase::Tables, tables_done(shared, case));
+                return wait(stop, limits);
+            }
+            // The databases when they are held now.
+            let Bounded { search, .. } =
+                shared
+                    .families
+                    .sliding
+                    .solver
+                    .bounded(&case.start, &case.target, ratio);
             let Some(memory) = shared.search_memory.reserve(search.memory_ceiling()) else {
                 limits.phase(Phase::Waiting, 0.0);
                 return wait(stop, limits);
@@ -182,9 +183,6 @@ fn bounded_step(
     work.bounded = None;
     Progress::Done(found)
 }
-
-/// The name answers from a complete table report.
-pub(crate) const TABLE_METHOD: &str = "table";
 
 impl Puzzle for AnyShape {
     type Case = GridCase;
@@ -241,15 +239,16 @@ impl Puzzle for AnyShape {
                 slice,
                 !length_proven(limits),
             ) {
-                Begun::Walked(moves) => return Progress::Done(Ok(walked(&moves))),
-                Begun::Waiting => {
+                Begun::Answered { moves, .. } => return Progress::Done(Ok(walked(&moves))),
+                Begun::Unsolvable => return Progress::Done(Ok(GridAnswer::Unsolvable)),
+                Begun::Waiting(missing) => {
                     // A watcher gets its first answer meanwhile (with Manhattan distance).
                     match anytime_step(&mut work.anytime, case, stop, limits, shared, slice) {
                         Progress::Pending => return Progress::Pending,
                         Progress::Done(Err(failure)) => return Progress::Done(Err(failure)),
                         Progress::Done(Ok(_)) => {}
                     }
-                    limits.phase(Phase::Tables, tables_done(shared, case));
+                    limits.phase(Phase::Tables, shared.families.sliding.progress(missing));
                     return wait(stop, limits);
                 }
                 Begun::Search(search) => {
@@ -262,7 +261,7 @@ impl Puzzle for AnyShape {
                     {
                         work.anytime = Anytime::Ahead { before: nodes };
                     }
-                    empty.insert(*search)
+                    empty.insert(search)
                 }
             },
         };
@@ -271,22 +270,24 @@ impl Puzzle for AnyShape {
             Progress::Done(Err(failure)) => return Progress::Done(Err(failure)),
             Progress::Done(Ok(nodes)) => nodes,
         };
-        let ran = search.run(&stop.after(before), Some(slice.end));
+        let ran = search.run(&stop.after(before), slice.end);
         if let Some(report) = &limits.report {
             report.searched(
                 Phase::Searching,
-                search.bound(),
+                search.lower_bound(),
                 before + search.stats().nodes,
             );
         }
+        let Some(ran) = ran else {
+            return Progress::Pending;
+        };
         Progress::Done(match ran {
-            Ok(Found::Suspended) => return Progress::Pending,
-            Ok(Found::Found(moves)) => {
+            Ok(moves) => {
                 let letters: Arc<str> = Arc::from(format_moves(&moves));
                 let key = grid_key(&case.start, &case.target);
                 remembered::remember(&shared.cache, key, Arc::clone(&letters));
                 Ok(GridAnswer::Solved {
-                    lower_bound: search.bound(),
+                    lower_bound: search.lower_bound(),
                     moves: letters,
                     cached: false,
                     stats: Stats::searched(
@@ -303,7 +304,7 @@ impl Puzzle for AnyShape {
                 let proven = limits.report.as_ref().map_or(0, |r| r.latest().lower_bound);
                 Err(limits
                     .failure(stop, stopped, before)
-                    .with_lower_bound(search.bound().max(proven)))
+                    .with_lower_bound(search.lower_bound().max(proven)))
             }
         })
     }
@@ -337,22 +338,12 @@ fn anytime_step(
         Anytime::Running(running) => running,
         Anytime::Ahead { before } => {
             let before = *before;
-            let (grid, blank) = (case.start.grid(), case.target.blank());
-            let (search, informed) = match shared.families.sliding.grids.held(grid, blank) {
-                Some(Help::Databases(databases)) => (
-                    BoundedSearch::with_databases(
-                        &case.start,
-                        &case.target,
-                        ANYTIME_RATIO,
-                        databases,
-                    ),
-                    true,
-                ),
-                _ => (
-                    BoundedSearch::new(&case.start, &case.target, ANYTIME_RATIO),
-                    false,
-                ),
-            };
+            let Bounded { search, informed } =
+                shared
+                    .families
+                    .sliding
+                    .solver
+                    .bounded(&case.start, &case.target, ANYTIME_RATIO);
             let Some(memory) = shared.search_memory.reserve(search.memory_ceiling()) else {
                 // Not again: the optimal search is what was asked.
                 *anytime = Anytime::Over {
@@ -458,64 +449,6 @@ pub(crate) fn wait<T>(stop: &CaseStop, limits: &CaseLimits) -> Progress<Result<T
         }
         None => Progress::Pending,
     }
-}
-
-/// How an optimal answer on another shape begins.
-pub(crate) enum Begun {
-    /// The complete table's walk: the answer, in microseconds.
-    Walked(Vec<Move>),
-    /// A search, with the pattern databases when held (boxed: it holds its path).
-    Search(Box<GridSearch>),
-    /// The pattern databases for the target are being built: ask again at the next turn.
-    Waiting,
-}
-
-/// Begins an optimal answer from `start` to `target` (which it must be able to reach) with what
-/// the server holds for the shape and the target's blank (without waiting for databases being
-/// built unless `wait_for_databases`); what it lacks and may have is built on a thread of
-/// `slice`'s flow ([`Grids::help`](super::grids::Grids::help)). The tables
-/// never change an answer, only how fast it comes: the walk and the searches give the optimal,
-/// lexicographically smallest moves.
-pub(crate) fn begin(
-    start: &GridBoard,
-    target: &GridBoard,
-    shared: &Shared,
-    slice: &Slice<'_>,
-    wait_for_databases: bool,
-) -> Begun {
-    let help = shared
-        .families
-        .sliding
-        .grids
-        .help(start.grid(), target.blank(), |build| {
-            slice.spawn_paced(move |pacer| build(pacer));
-        });
-    let search = match help {
-        Help::Table(tables) => {
-            return Begun::Walked(
-                tables
-                    .get(target.blank())
-                    .expect("the table is held")
-                    .solve(start, target)
-                    .expect("the target is reachable"),
-            );
-        }
-        Help::Coming { wait: true } if wait_for_databases => return Begun::Waiting,
-        Help::Databases(databases) => GridSearch::with_databases(start, target, databases),
-        Help::Coming { .. } | Help::None => GridSearch::new(start, target),
-    };
-    let search = search.expect("the target is reachable");
-    let pruning = shared
-        .families
-        .sliding
-        .grids
-        .pruning(start.grid(), |build| {
-            slice.spawn_paced(move |pacer| build(pacer));
-        });
-    Begun::Search(Box::new(match pruning {
-        Some(pruning) => search.with_pruning(pruning),
-        None => search,
-    }))
 }
 
 /// The answer from a complete table: not cached (the table is the cache).

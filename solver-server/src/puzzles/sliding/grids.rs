@@ -1,4 +1,4 @@
-//! The tables of the other sliding shapes, owned by the server: complete distance tables for
+//! What the server loads or builds for the other sliding shapes: complete distance tables for
 //! boards of at most 12 cells ([`GridTables`], one per class of blank cell) and pattern
 //! databases for larger boards ([`GridDatabases`], one set per shape and target blank cell).
 //!
@@ -10,43 +10,25 @@
 //! is never built, and its cases are searched with Manhattan distance. The files themselves
 //! (names, checks, what fits a budget) are `solver_store::shapes`'.
 
-use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use solver_core::tiles::fsm::{self, MovePruning, PruningTables};
+use solver_core::Pace;
 use solver_core::tiles::grid::Grid;
-use solver_core::tiles::grid_pdb::{GridDatabases, Partition};
-use solver_core::tiles::grid_table::GridTables;
-use solver_core::{Move, Pace};
+use solver_core::tiles::grid_pdb::Partition;
+use solver_core::tiles::solver::Solver;
 use solver_store::DataDir;
 use solver_store::shapes::{self, MAX_DATABASE_CELLS, memory_budget, partition_for, tabled};
 
 use super::progress::BuildProgress;
+use super::provision::{Build, Provision};
 
-/// What a case on a board of shape `grid` towards a target with the blank on `blank` can use.
-#[derive(Debug, Clone)]
-pub(crate) enum Help {
-    /// The complete table: the answer is a walk of microseconds.
-    Table(Arc<GridTables>),
-    /// Pattern databases for the IDA*.
-    Databases(Arc<GridDatabases>),
-    /// Being loaded or built: a small board searches with Manhattan distance meanwhile, a large
-    /// one waits.
-    Coming {
-        /// Whether the case should wait for it.
-        wait: bool,
-    },
-    /// Nothing: search with Manhattan distance.
-    None,
-}
-
-/// The server's tables for the other shapes.
+/// What the server may load or build for the other shapes, and the builds under way; the
+/// tables themselves are the [`Solver`]'s.
 #[derive(Debug)]
 pub(crate) struct Grids {
-    tables: Mutex<HashMap<Grid, Arc<GridTables>>>,
-    databases: Mutex<HashMap<(Grid, usize), Arc<GridDatabases>>>,
+    solver: Arc<Solver>,
     /// Sets that cannot be had (over budget, or their build failed): not tried again.
     refused: Mutex<HashSet<(Grid, usize)>>,
     /// Set while a build runs (one at a time).
@@ -61,27 +43,31 @@ pub(crate) struct Grids {
     request_build: u64,
     data: DataDir,
     threads: usize,
-    /// The move-pruning automata of the shapes searched so far.
-    pruning: PruningTables,
-    /// The shapes whose automaton build has been started.
+    /// The shapes whose move-pruning automaton build has been started.
     pruning_builds: Mutex<HashSet<Grid>>,
     /// How far the build in progress has come.
     progress: BuildProgress,
 }
 
 impl Grids {
-    /// No tables yet; builds use `threads` threads and keep their files in `data`; the tables
-    /// held and a build in progress take at most `budget` bytes (see [`memory_budget`]).
+    /// Nothing loaded or built yet for `solver`; builds use `threads` threads and keep their
+    /// files in `data`; the tables held and a build in progress take at most `budget` bytes (see
+    /// [`memory_budget`]).
     ///
     /// A request may load any stored set that fits, but only start a build that peaks within
     /// `request_build` bytes: a larger set (the 24-puzzle's 6-6-6-6, 2.9 GB while built) is
     /// built by an operator (`solver-client databases build --size 5x5`; the server's
     /// `build-databases` builds the 15-puzzle's sets only), and until it is stored a request gets
     /// the strongest set whose build fits.
-    pub(crate) fn new(data: DataDir, threads: usize, budget: u64, request_build: u64) -> Self {
+    pub(crate) fn new(
+        solver: Arc<Solver>,
+        data: DataDir,
+        threads: usize,
+        budget: u64,
+        request_build: u64,
+    ) -> Self {
         Self {
-            tables: Mutex::default(),
-            databases: Mutex::default(),
+            solver,
             refused: Mutex::default(),
             building: Arc::new(AtomicBool::new(false)),
             in_progress: Mutex::default(),
@@ -90,32 +76,21 @@ impl Grids {
             request_build,
             data,
             threads,
-            pruning: PruningTables::new(),
             pruning_builds: Mutex::default(),
             progress: BuildProgress::default(),
         }
     }
 
-    /// The move-pruning automaton for optimal searches on `grid` when it is built; else `None`,
-    /// and its build (up to half a second, in one step) is handed to `start` to run on a paced
-    /// build thread, once. A search without it gives the same answer with more nodes.
-    pub(crate) fn pruning(
-        self: &Arc<Self>,
-        grid: Grid,
-        start: impl FnOnce(Box<dyn FnOnce(&dyn Pace) + Send>),
-    ) -> Option<Arc<MovePruning>> {
-        let longest = fsm::longest_for(grid);
-        if self.pruning.is_built(grid, Move::ALL, longest) {
-            return Some(self.pruning.get(grid, Move::ALL, longest));
-        }
+    /// Hands the build of `grid`'s move-pruning automaton for optimal searches (up to half a
+    /// second, in one step) to `start` to run on a paced build thread, once per shape. A search
+    /// without it gives the same answer with more nodes.
+    pub(crate) fn build_pruning(&self, grid: Grid, start: impl FnOnce(Build)) {
         if lock(&self.pruning_builds).insert(grid) {
-            let grids = Arc::clone(self);
+            let solver = Arc::clone(&self.solver);
             start(Box::new(move |pace: &dyn Pace| {
-                let _turn = pace.enter();
-                let _ = grids.pruning.get(grid, Move::ALL, longest);
+                solver.build_pruning(grid, pace)
             }));
         }
-        None
     }
 
     /// The bytes left for a build.
@@ -124,18 +99,19 @@ impl Grids {
             .saturating_sub(self.held.load(Ordering::Relaxed))
     }
 
-    /// The pattern databases a bounded case on `grid` towards `blank` can use: those held, else,
-    /// when the strongest set the budget allows is stored, `Help::Coming { wait: true }` while
-    /// it loads (started through `start`, as [`help`](Self::help) does); `None` when there is
-    /// none to load (a bounded case never starts a build: it must be quick).
+    /// The pattern databases a bounded case on `grid` towards `blank` can use: those held
+    /// ([`Provision::Held`]), else, when the strongest set the budget allows is stored,
+    /// [`Provision::Coming`] while it loads (started through `start`, as
+    /// [`provide`](Self::provide) does); `None` when there is none to load (a bounded case never
+    /// starts a build: it must be quick).
     pub(crate) fn stored_databases(
         self: &Arc<Self>,
         grid: Grid,
         blank: usize,
-        start: impl FnOnce(Box<dyn FnOnce(&dyn Pace) + Send>),
-    ) -> Option<Help> {
-        if let Some(held) = self.held(grid, blank) {
-            return Some(held);
+        start: impl FnOnce(Build),
+    ) -> Option<Provision> {
+        if self.held(grid, blank) {
+            return Some(Provision::Held);
         }
         if tabled(grid) || grid.cells() > MAX_DATABASE_CELLS {
             return None;
@@ -151,31 +127,34 @@ impl Grids {
         if busy_elsewhere {
             return None;
         }
-        Some(self.help(grid, blank, start))
+        Some(self.provide(grid, blank, start))
     }
 
-    /// What a case on `grid` towards a target with the blank on `blank` can use now. When that
-    /// is missing and may be had, `start` is called to run [`prepare`](Self::prepare) on a
-    /// build thread (one build at a time).
-    pub(crate) fn help(
+    /// Gets what a case on `grid` towards a target with the blank on `blank` needs: when it is
+    /// missing and may be had, `start` is called to run [`prepare`](Self::prepare) on a build
+    /// thread (one build at a time).
+    pub(crate) fn provide(
         self: &Arc<Self>,
         grid: Grid,
         blank: usize,
-        start: impl FnOnce(Box<dyn FnOnce(&dyn Pace) + Send>),
-    ) -> Help {
-        if let Some(ready) = self.held(grid, blank) {
-            return ready;
+        start: impl FnOnce(Build),
+    ) -> Provision {
+        if self.held(grid, blank) {
+            return Provision::Held;
         }
         let key = (grid, blank);
         if lock(&self.refused).contains(&key) || !self.affordable(grid, blank) {
-            return Help::None;
+            return Provision::Refused;
         }
         if !self.building.swap(true, Ordering::AcqRel) {
             // A build may have finished between the look above and taking the flag: look again,
             // or its file would be loaded (and counted against the budget) a second time.
-            let again = match self.held(grid, blank) {
-                Some(ready) => Some(ready),
-                None => lock(&self.refused).contains(&key).then_some(Help::None),
+            let again = if self.held(grid, blank) {
+                Some(Provision::Held)
+            } else {
+                lock(&self.refused)
+                    .contains(&key)
+                    .then_some(Provision::Refused)
             };
             if let Some(again) = again {
                 self.building.store(false, Ordering::Release);
@@ -190,9 +169,7 @@ impl Grids {
                 grids.building.store(false, Ordering::Release);
             }));
         }
-        Help::Coming {
-            wait: !tabled(grid),
-        }
+        Provision::Coming
     }
 
     /// How far the load or build of what `grid` and `blank` need has come, 0 to 1 (0 when it
@@ -205,16 +182,12 @@ impl Grids {
         }
     }
 
-    /// The table or databases for `grid` and `blank`, when held; nothing is built.
-    pub(crate) fn held(&self, grid: Grid, blank: usize) -> Option<Help> {
+    /// Whether the table or databases for `grid` and `blank` are held.
+    fn held(&self, grid: Grid, blank: usize) -> bool {
         if tabled(grid) {
-            let tables = lock(&self.tables).get(&grid).cloned()?;
-            tables.get(blank).is_some().then_some(Help::Table(tables))
+            self.solver.table(grid, blank).is_some()
         } else {
-            lock(&self.databases)
-                .get(&(grid, blank))
-                .cloned()
-                .map(Help::Databases)
+            self.solver.databases(grid, blank).is_some()
         }
     }
 
@@ -237,17 +210,11 @@ impl Grids {
     /// Loads or builds (then stores) what `grid` and `blank` need; on a build thread. What is
     /// held already is neither loaded nor counted again.
     pub(crate) fn prepare(&self, grid: Grid, blank: usize, pace: &dyn Pace) {
-        if self.held(grid, blank).is_some() {
+        if self.held(grid, blank) {
             return;
         }
         if tabled(grid) {
-            let tables = {
-                let mut tables = lock(&self.tables);
-                let entry = tables.entry(grid).or_insert_with(|| {
-                    Arc::new(GridTables::new(grid, self.threads).expect("a tabled shape"))
-                });
-                Arc::clone(entry)
-            };
+            let tables = self.solver.tables(grid, self.threads);
             // Every stored class's table: a file is read in well under a second.
             let loaded = shapes::load_tables(&self.data, &tables);
             self.held.fetch_add(loaded, Ordering::Relaxed);
@@ -266,8 +233,7 @@ impl Grids {
             };
             let set = shapes::databases(&self.data, partition, self.threads, pace);
             let bytes = set.memory_bytes();
-            if let Entry::Vacant(slot) = lock(&self.databases).entry((grid, blank)) {
-                slot.insert(Arc::new(set));
+            if self.solver.install_databases(grid, blank, set) {
                 self.held.fetch_add(bytes, Ordering::Relaxed);
             }
         }
@@ -282,6 +248,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use solver_core::tiles::grid_pdb::GridDatabases;
 
     /// A request starts no build that peaks beyond its limit: the 24-puzzle's 6-6-6-6 (2.9 GB
     /// while built) is left to an operator, and a request gets a smaller set meanwhile.
@@ -290,12 +257,18 @@ mod tests {
         let grid = Grid::new(5, 5).unwrap();
         let blank = grid.cells() - 1;
         let request_limit = 256 << 20;
-        let grids = Grids::new(DataDir::new(None), 1, 8 << 30, request_limit);
+        let grids = Grids::new(
+            Arc::default(),
+            DataDir::new(None),
+            1,
+            8 << 30,
+            request_limit,
+        );
         let partition = grids.partition_to_use(grid, blank).expect("a smaller set");
         assert!(partition.build_bytes() <= request_limit);
         assert_ne!(partition, Partition::default_for(grid, blank));
         // An operator's build has no request limit.
-        let operator = Grids::new(DataDir::new(None), 1, 8 << 30, u64::MAX);
+        let operator = Grids::new(Arc::default(), DataDir::new(None), 1, 8 << 30, u64::MAX);
         if operator.room() >= Partition::default_for(grid, blank).build_bytes() {
             assert_eq!(
                 operator.partition_to_use(grid, blank),
@@ -319,7 +292,7 @@ mod tests {
         shapes::build_shape(data.clone(), grid, blank, 1, budget_mib, unpaced).unwrap();
         for round in 0..16 {
             let budget = budget_mib << 20;
-            let grids = Arc::new(Grids::new(data.clone(), 1, budget, budget));
+            let grids = Arc::new(Grids::new(Arc::default(), data.clone(), 1, budget, budget));
             let (cases, starts) = (6, AtomicU64::new(0));
             let barrier = std::sync::Barrier::new(cases);
             let sets: Vec<Arc<GridDatabases>> = std::thread::scope(|scope| {
@@ -328,16 +301,18 @@ mod tests {
                         scope.spawn(|| {
                             barrier.wait();
                             loop {
-                                let help = grids.help(grid, blank, |build| {
+                                let provision = grids.provide(grid, blank, |build| {
                                     starts.fetch_add(1, Ordering::Relaxed);
                                     // A 5×5 set takes seconds: every case is asking by then.
                                     std::thread::sleep(std::time::Duration::from_millis(20));
                                     build(unpaced);
                                 });
-                                match help {
-                                    Help::Databases(set) => return set,
-                                    Help::Coming { wait: true } => std::hint::spin_loop(),
-                                    other => panic!("round {round}: {other:?}"),
+                                match provision {
+                                    Provision::Held => {
+                                        return grids.solver.databases(grid, blank).unwrap();
+                                    }
+                                    Provision::Coming => std::hint::spin_loop(),
+                                    Provision::Refused => panic!("round {round}: refused"),
                                 }
                             }
                         })
@@ -368,6 +343,7 @@ mod tests {
         let grid = Grid::new(4, 5).unwrap();
         let blank = grid.cells() - 1;
         let grids = Arc::new(Grids::new(
+            Arc::default(),
             DataDir::new(Some(dir.clone())),
             1,
             64 << 20,
@@ -384,10 +360,7 @@ mod tests {
         )
         .unwrap();
         let coming = grids.stored_databases(grid, blank, |_| started += 1);
-        assert!(
-            matches!(coming, Some(Help::Coming { wait: true })),
-            "{coming:?}"
-        );
+        assert!(coming == Some(Provision::Coming), "{coming:?}");
         assert_eq!(started, 1, "the stored set is loaded");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -5,11 +5,12 @@
 use std::sync::Arc;
 
 use solver_core::tiles::hint::{Grades, Hint};
-use solver_core::tiles::slide::Slide;
+use solver_core::tiles::solver::Case;
 use solver_proto::v2 as pb;
 use tonic::Request;
 
-use super::searches::{Searches, Solve, length};
+use super::remembered::Remembered;
+use super::searches::{Searches, length};
 use super::wire::{self as convert, Boards};
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
@@ -41,14 +42,11 @@ pub(crate) async fn hint(
 type Step<T> = Progress<Result<T, Failure>>;
 
 /// The sliced work of a hint from `start` towards `target`.
-fn grade<B: Slide + Send + 'static>(
+fn grade<B: Case + Remembered + Send + 'static>(
     start: B,
     target: B,
     budget: u64,
-) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Step<(Hint, Stats)> + Send + 'static
-where
-    Searches: Solve<B>,
-{
+) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Step<(Hint, Stats)> + Send + 'static {
     let mut searches = Searches::new(budget);
     let mut grades: Option<Grades<B>> = None;
     move |limits, shared, slice| {

@@ -1,19 +1,21 @@
 //! The sliding-tile family: boards of every shape from 2×2 to 8×8, and the tables they share.
 //!
-//! Which method answers a board is decided here and nowhere else in the server: 3×3 boards are
-//! read from the 8-puzzle's table (batched look-ups, [`square`]), 4×4 boards are searched with
-//! the 15-puzzle's pattern databases ([`square`]), and every other shape with complete tables,
-//! pattern databases or a bounded search ([`grid`]). [`Tables`](tables::Tables) owns every table the family
-//! uses; [`searches`] runs the optimal searches of `Hint`, `Scramble` and `Verify`; [`wire`]
-//! reads the family's part of a v2 request and writes its responses; [`warm_up`] is its policy
-//! for getting tables ready before SERVING.
+//! Which method answers a board is the core's choice
+//! ([`Solver`](solver_core::tiles::solver::Solver)): the server only lays the cases out for its
+//! scheduler (3×3 boards are instant look-ups, batched, [`square`]; 4×4 boards one search job per
+//! case, [`square`]; every other shape too, or a bounded search when a ratio is asked, [`grid`]),
+//! and [`begin`] gets what the solver lacks from [`Tables`](tables::Tables), the one owner of every
+//! table the family uses. [`searches`] runs the optimal searches of `Hint`, `Scramble` and
+//! `Verify` through the same solver; [`wire`] reads the family's part of a v2 request and writes
+//! its responses; [`warm_up`] is its policy for getting tables ready before SERVING.
 
+mod begin;
 mod case;
-pub(crate) mod engine;
 pub(crate) mod grid;
 mod grids;
 mod hint;
 mod progress;
+mod provision;
 mod remembered;
 mod scramble;
 pub(crate) mod searches;
@@ -28,11 +30,11 @@ use std::sync::Arc;
 use solver_proto::v2 as pb;
 
 pub(crate) use case::{GridCase, SlidingCase, boards};
-pub use engine::Engine;
 pub(crate) use hint::hint;
 pub(crate) use scramble::scramble;
 pub(crate) use square::{Eight, Fifteen};
 pub(crate) use verify::verify;
+pub use warm_up::tables_shape;
 
 use crate::config::Kind;
 use crate::convert::v2::Common;

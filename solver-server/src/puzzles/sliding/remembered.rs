@@ -4,10 +4,48 @@
 use std::sync::Arc;
 
 use solver_core::tiles::grid_board::GridBoard;
-use solver_core::{Board4, Move};
+use solver_core::{Board3, Board4, Move};
 
 use crate::cache::{Cache, CacheKey};
 use crate::config::Kind;
+
+/// How the answers of a board type are cached.
+pub(crate) trait Remembered: Sized {
+    /// The cache key of a start and target; `None` when the type's answers are not cached.
+    fn key(start: &Self, target: &Self) -> Option<CacheKey>;
+
+    /// Caches `moves`, the optimal answer from `start` to `target`.
+    fn remember(cache: &Cache, start: &Self, target: &Self, moves: &[Move]);
+}
+
+impl Remembered for Board3 {
+    fn key(_: &Self, _: &Self) -> Option<CacheKey> {
+        None
+    }
+
+    fn remember(_: &Cache, _: &Self, _: &Self, _: &[Move]) {}
+}
+
+impl Remembered for Board4 {
+    fn key(start: &Self, target: &Self) -> Option<CacheKey> {
+        Some(square_key(start, target))
+    }
+
+    fn remember(cache: &Cache, start: &Self, target: &Self, moves: &[Move]) {
+        remember_path(cache, *start, *target, moves);
+    }
+}
+
+impl Remembered for GridBoard {
+    fn key(start: &Self, target: &Self) -> Option<CacheKey> {
+        Some(grid_key(start, target))
+    }
+
+    fn remember(cache: &Cache, start: &Self, target: &Self, moves: &[Move]) {
+        let letters = solver_core::format_moves(moves);
+        remember(cache, grid_key(start, target), Arc::from(letters));
+    }
+}
 
 /// The key of a 4×4 start and target.
 pub(crate) fn square_key(start: &Board4, target: &Board4) -> CacheKey {

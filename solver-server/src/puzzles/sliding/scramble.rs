@@ -16,12 +16,13 @@ use solver_core::tiles::scramble::{
     EIGHT_MAX_DISTANCE, EightLayers, FIFTEEN_MAX_DISTANCE, FIFTEEN_UNIFORM_FROM, UniformSampler,
     WalkSampler,
 };
-use solver_core::tiles::slide::Slide;
+use solver_core::tiles::solver::Case;
 use solver_core::{Board, Board4};
 use solver_proto::v2 as pb;
 use tonic::Request;
 
-use super::searches::{Searches, Solve, length};
+use super::remembered::Remembered;
+use super::searches::{Searches, length};
 use super::wire as convert;
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
@@ -120,13 +121,11 @@ fn uniform(
 
 /// The sliced work of a walk from `goal` to `distance`: each candidate is measured by an optimal
 /// search.
-fn walk<B: Slide + Send + 'static>(
+fn walk<B: Case + Remembered + Send + 'static>(
     goal: B,
     distance: u32,
     seed: u64,
 ) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(B, Stats), Failure>> + Send + 'static
-where
-    Searches: Solve<B>,
 {
     // The first walk is taken on the scheduler, in the call's first slice (it is at most
     // `Grid::max_distance` steps: under a tenth of a millisecond).

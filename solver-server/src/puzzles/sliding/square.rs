@@ -2,13 +2,13 @@
 //! job per case).
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use solver_core::fifteen::{self, SlicedSearch};
-use solver_core::{Board4, format_moves};
+use solver_core::format_moves;
+use solver_core::tiles::solver::{self, Lacking, Search};
 use solver_proto::v2 as pb;
 
+use super::begin::{Begun, begin};
 use super::remembered::{self, square_key};
 use super::wire;
 use super::{SlidingAnswer, SlidingCase};
@@ -34,7 +34,7 @@ pub(crate) struct Fifteen;
 #[derive(Debug)]
 pub(crate) struct FifteenWork {
     case: SlidingCase<4>,
-    search: Option<(SlicedSearch, CaseStop)>,
+    search: Option<(Search, CaseStop)>,
 }
 
 fn outcome(answer: &SlidingAnswer) -> Outcome {
@@ -69,19 +69,16 @@ impl Puzzle for Eight {
         shared: &Shared,
         _slice: &Slice<'_>,
     ) -> Progress<Result<SlidingAnswer, Failure>> {
+        let solver = &shared.families.sliding.solver;
         Progress::Done(Ok(
-            match shared
-                .families
-                .sliding
-                .engine
-                .solve_eight(&case.start, &case.target)
-            {
-                Some(moves) => SlidingAnswer::Solved {
+            match solver.begin(&case.start, &case.target, Lacking::Ask) {
+                solver::Begun::Answered { moves, method } => SlidingAnswer::Solved {
                     moves: Arc::from(format_moves(&moves)),
                     cached: false,
-                    stats: Stats::no_search("table"),
+                    stats: Stats::no_search(method),
                 },
-                None => SlidingAnswer::Unsolvable,
+                // A 3×3 board is read from its table, or cannot reach the target.
+                _ => SlidingAnswer::Unsolvable,
             },
         ))
     }
@@ -89,35 +86,6 @@ impl Puzzle for Eight {
     fn outcome(answer: &SlidingAnswer) -> Outcome {
         outcome(answer)
     }
-}
-
-/// Whether a 15-puzzle search towards `target` can start now. When tables it needs are missing,
-/// they are built on a thread of their own (one build at a time, its threads under the
-/// scheduler, in the turns of `slice`'s flow) and this says `false`: the caller returns
-/// [`Progress::Pending`] and looks again at its next turn.
-pub(crate) fn fifteen_ready(target: &Board4, shared: &Shared, slice: &Slice<'_>) -> bool {
-    let sliding = &shared.families.sliding;
-    if sliding.engine.fifteen_ready_for(target) {
-        return true;
-    }
-    if !sliding.fifteen_building.swap(true, Ordering::AcqRel) {
-        // A build may have finished between the look above and taking the flag: look again
-        // rather than start another (which would find everything there, but take a thread).
-        if sliding.engine.fifteen_ready_for(target) {
-            sliding.fifteen_building.store(false, Ordering::Release);
-            return true;
-        }
-        let (target, building) = (*target, Arc::clone(&sliding.fifteen_building));
-        let (data, threads) = (sliding.data.clone(), shared.scheduler.workers());
-        let engine = Arc::clone(&sliding.engine);
-        let progress = Arc::clone(&sliding.fifteen_progress);
-        slice.spawn_paced(move |pacer| {
-            let what = "15-puzzle pattern databases".to_owned();
-            engine.prepare_fifteen(&target, &data, threads, &progress.tracking(pacer, what));
-            building.store(false, Ordering::Release);
-        });
-    }
-    false
 }
 
 impl Puzzle for Fifteen {
@@ -155,23 +123,22 @@ impl Puzzle for Fifteen {
         let case = &work.case;
         let (search, stop) = match &mut work.search {
             Some(started) => started,
-            empty => {
-                if !fifteen_ready(&case.target, shared, slice) {
-                    let done = shared.families.sliding.fifteen_progress.fraction();
+            empty => match begin(&case.start, &case.target, shared, slice, true) {
+                Begun::Search(search) => empty.insert((search, limits.stop(case.node_budget))),
+                Begun::Waiting(missing) => {
+                    let done = shared.families.sliding.progress(missing);
                     limits.phase(Phase::Tables, done);
                     return Progress::Pending;
                 }
-                let stop = limits.stop(case.node_budget);
-                let Some(search) = shared
-                    .families
-                    .sliding
-                    .engine
-                    .start_fifteen(&case.start, &case.target)
-                else {
-                    return Progress::Done(Ok(SlidingAnswer::Unsolvable));
-                };
-                empty.insert((search, stop))
-            }
+                Begun::Answered { moves, method } => {
+                    return Progress::Done(Ok(SlidingAnswer::Solved {
+                        moves: Arc::from(format_moves(&moves)),
+                        cached: false,
+                        stats: Stats::no_search(method),
+                    }));
+                }
+                Begun::Unsolvable => return Progress::Done(Ok(SlidingAnswer::Unsolvable)),
+            },
         };
         let ran = search.run(&stop.stop, slice.end);
         if let Some(report) = &limits.report {
@@ -181,15 +148,15 @@ impl Puzzle for Fifteen {
             return Progress::Pending;
         };
         Progress::Done(match result {
-            Ok(found) => {
-                remembered::remember_path(&shared.cache, case.start, case.target, &found.moves);
+            Ok(moves) => {
+                remembered::remember_path(&shared.cache, case.start, case.target, &moves);
                 Ok(SlidingAnswer::Solved {
-                    moves: Arc::from(format_moves(&found.moves)),
+                    moves: Arc::from(format_moves(&moves)),
                     cached: false,
-                    stats: Stats::searched(found.stats, found.method),
+                    stats: Stats::searched(search.stats(), search.method()),
                 })
             }
-            Err(fifteen::FifteenError::Stopped(stopped)) => {
+            Err(stopped) => {
                 // The iteration's bound: every shorter one was searched in full.
                 let failure = limits.failure(stop, stopped, 0);
                 Err(failure.with_lower_bound(search.lower_bound()))

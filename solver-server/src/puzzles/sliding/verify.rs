@@ -3,12 +3,13 @@
 use std::sync::Arc;
 
 use solver_core::Move;
-use solver_core::tiles::slide::Slide;
+use solver_core::tiles::solver::Case;
 use solver_core::tiles::verify::{Verdict, verdict};
 use solver_proto::v2 as pb;
 use tonic::Request;
 
-use super::searches::{Searches, Solve};
+use super::remembered::Remembered;
+use super::searches::Searches;
 use super::wire::{self as convert, Boards};
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
@@ -39,17 +40,14 @@ pub(crate) async fn verify(
 }
 
 /// The sliced work of judging `moves` from `start` towards `target`.
-fn judge<B: Slide + Send + 'static>(
+fn judge<B: Case + Remembered + Send + 'static>(
     start: B,
     target: B,
     moves: Vec<Move>,
     budget: u64,
 ) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(Verdict, Stats), Failure>>
 + Send
-+ 'static
-where
-    Searches: Solve<B>,
-{
++ 'static {
     let mut searches = Searches::new(budget);
     move |limits, shared, slice| match searches.optimal(&start, &target, limits, shared, slice) {
         Progress::Pending => Progress::Pending,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use solver_core::fifteen;
+use solver_core::tiles::grid::Grid;
 use solver_store::{STANDARD, STRONG};
 
 use crate::config::Kind;
@@ -22,7 +23,7 @@ use crate::service::Shared;
 pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
     let scheduler = Arc::clone(&shared.scheduler);
     let config = &shared.config;
-    let engine = Arc::clone(&shared.families.sliding.engine);
+    let squares = Arc::clone(shared.families.sliding.squares());
     let data = shared.families.sliding.data.clone();
     let metrics = Arc::clone(&shared.metrics);
     let kinds = config.warm_up.0.clone();
@@ -33,16 +34,18 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
     let build_threads = scheduler.workers();
     tokio::spawn(async move {
         let started = Instant::now();
-        let (warm_data, warm_engine) = (data.clone(), Arc::clone(&engine));
+        let (warm_data, warm_squares) = (data.clone(), Arc::clone(&squares));
         let ready = run_paced(&scheduler, move |pacer| {
-            let solver = warm_engine.fifteen();
+            let solver = warm_squares.fifteen();
             let strong = fifteen && warm_data.install_stored(solver, STRONG);
             for kind in kinds {
                 let started = Instant::now();
                 if kind == Kind::Fifteen && !strong {
                     warm_data.provide(solver, STANDARD, build_threads, pacer);
                 }
-                warm_engine.warm_up(kind, pacer);
+                if let Some(grid) = tables_shape(kind) {
+                    warm_squares.warm_up(grid, pacer);
+                }
                 tracing::info!(%kind, elapsed = ?started.elapsed(), "tables ready");
             }
             fifteen && !strong
@@ -56,20 +59,20 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
                 return;
             }
         };
-        metrics.set_fifteen_heuristic(engine.fifteen_method());
+        metrics.set_fifteen_heuristic(squares.fifteen().method());
         if serving().await {
-            tracing::info!(elapsed = ?started.elapsed(), method = engine.fifteen_method(), "warm-up done: SERVING");
+            tracing::info!(elapsed = ?started.elapsed(), method = squares.fifteen().method(), "warm-up done: SERVING");
         }
         if targets {
             // Targets whose blank is not in a corner have databases of their own: get them now
             // rather than in the first such case.
             let started = Instant::now();
-            let (targets_data, targets_engine) = (data.clone(), Arc::clone(&engine));
+            let (targets_data, targets_squares) = (data.clone(), Arc::clone(&squares));
             let got = run_paced(&scheduler, move |pacer| {
                 for set in fifteen::home_sets() {
-                    targets_data.provide(targets_engine.fifteen(), set, build_threads, pacer);
+                    targets_data.provide(targets_squares.fifteen(), set, build_threads, pacer);
                 }
-                targets_engine.warm_up_any_target(pacer);
+                targets_squares.fifteen().warm_up_any_target(pacer);
             })
             .await;
             match got {
@@ -96,9 +99,9 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
         }
         tracing::info!(dir = %dir.display(), threads = build_threads, "building the 7-8 pattern databases in the background");
         let started = Instant::now();
-        let strong_engine = Arc::clone(&engine);
+        let strong_squares = Arc::clone(&squares);
         match run_paced(&scheduler, move |pacer| {
-            data.provide(strong_engine.fifteen(), STRONG, build_threads, pacer);
+            data.provide(strong_squares.fifteen(), STRONG, build_threads, pacer);
         })
         .await
         {
@@ -110,6 +113,17 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
                 tracing::error!(cause = %err, "building the 7-8 pattern databases panicked");
             }
         }
-        metrics.set_fifteen_heuristic(engine.fifteen_method());
+        metrics.set_fifteen_heuristic(squares.fifteen().method());
     });
+}
+
+/// The shape whose tables `kind` warms up (`--warm-up` names kinds): 3×3 or 4×4; the other
+/// kinds have none to warm up.
+#[must_use]
+pub fn tables_shape(kind: Kind) -> Option<Grid> {
+    match kind {
+        Kind::Eight => Some(Grid::EIGHT),
+        Kind::Fifteen => Some(Grid::FIFTEEN),
+        Kind::Solitaire | Kind::Sliding => None,
+    }
 }
