@@ -18,11 +18,11 @@ mod case;
 mod causes;
 mod cli;
 mod databases;
-mod draw;
 mod embedded;
 mod endpoints;
 mod exit;
 mod failure;
+mod family;
 mod human;
 mod judge;
 mod link;
@@ -30,7 +30,6 @@ mod load;
 mod logging;
 mod output;
 mod progress;
-mod puzzle;
 #[cfg(test)]
 #[path = "../tests/random.rs"]
 mod random;
@@ -41,6 +40,7 @@ mod reply;
 mod server;
 mod session;
 mod sink;
+mod sliding;
 mod solitaire;
 mod v2;
 mod watched;
@@ -88,7 +88,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let globals = &cli.globals;
     match cli.command {
         Command::Judge { problem } => judge(&Context::new(globals)?, problem),
-        Command::Solve(puzzle) => solve(&Context::new(globals)?, puzzle),
+        Command::Solve(subcommand) => solve(&Context::new(globals)?, subcommand),
         Command::Load(args) => {
             let context = Context::new(globals)?;
             let server = context.server.as_deref();
@@ -181,9 +181,9 @@ fn judge(context: &Context, problem: Problem) -> anyhow::Result<ExitCode> {
 }
 
 /// `solve PUZZLE BOARD...`: the boards' answers, explained for a person.
-fn solve(context: &Context, puzzle: Solve) -> anyhow::Result<ExitCode> {
-    answer_with(context, puzzle.kind(), |runtime, embedded| {
-        let (cases, mut printer) = puzzle.prepare()?;
+fn solve(context: &Context, subcommand: Solve) -> anyhow::Result<ExitCode> {
+    answer_with(context, subcommand.kind(), |runtime, embedded| {
+        let (cases, mut printer) = subcommand.prepare()?;
         if watched::wanted(&cases, context.progress, context.link.timeout) {
             let ended = runtime.block_on(watched::run(
                 context.server.as_deref(),
