@@ -13,6 +13,11 @@
 //! from the clap definitions of `cli.rs` by `solver_store::cli`. Exit codes: `exit.rs`.
 //! Log lines (the embedded server's warnings, or more with `RUST_LOG`) go to stderr, coloured
 //! only on a terminal (`--color`, `NO_COLOR`).
+//!
+//! Each family of puzzles is a folder of its own, `sliding/` and `solitaire/` (its query and
+//! answer, reply checks, display, judge formats, `solve` subcommands, load cases); the shared
+//! code reaches them through the registries: `family.rs` (queries and answers), `cli.rs` (the
+//! `solve` subcommands), `judge/problem.rs` and `load/class.rs`.
 
 mod case;
 mod causes;
