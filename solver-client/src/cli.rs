@@ -1,4 +1,5 @@
-//! The command line: the flags every command takes, the commands, and the end of `--help`.
+//! The command line: the flags every command takes, the commands, the end of `--help`, and the
+//! registry of each family's `solve` subcommands.
 
 use std::path::PathBuf;
 
@@ -7,9 +8,12 @@ use solver_store::DataDir;
 use solver_store::cli::{CompletionsArgs, ManArgs};
 use solver_store::flags::{self, Color};
 
+use crate::case::Case;
+use crate::embedded::Tables;
+use crate::human::Printer;
 use crate::judge::Problem;
 use crate::link::{self, LinkArgs};
-use crate::{case, databases, human, load, solitaire, v2};
+use crate::{databases, load, sliding, solitaire, v2};
 
 /// Solve puzzles with the solver service, in online-judge formats or for a person.
 #[derive(Debug, Parser)]
@@ -144,7 +148,7 @@ pub(crate) enum Command {
 pub(crate) enum Solve {
     /// The sliding puzzles: `eight`, `fifteen` and `sliding`.
     #[command(flatten)]
-    Sliding(human::Puzzle),
+    Sliding(sliding::human::Solve),
     /// `solitaire`.
     #[command(flatten)]
     Solitaire(solitaire::human::Solve),
@@ -152,18 +156,18 @@ pub(crate) enum Solve {
 
 impl Solve {
     /// The kind of puzzle (the server tables to warm up).
-    pub(crate) fn kind(&self) -> crate::embedded::Tables {
+    pub(crate) fn kind(&self) -> Tables {
         match self {
-            Solve::Sliding(puzzle) => puzzle.kind(),
-            Solve::Solitaire(puzzle) => puzzle.kind(),
+            Solve::Sliding(solve) => solve.kind(),
+            Solve::Solitaire(solve) => solve.kind(),
         }
     }
 
     /// The cases the arguments (or standard input) hold, and the printer for them.
-    pub(crate) fn prepare(self) -> anyhow::Result<(Vec<case::Case>, human::Printer)> {
+    pub(crate) fn prepare(self) -> anyhow::Result<(Vec<Case>, Printer)> {
         match self {
-            Solve::Sliding(puzzle) => puzzle.prepare(),
-            Solve::Solitaire(puzzle) => puzzle.prepare(),
+            Solve::Sliding(solve) => solve.prepare(),
+            Solve::Solitaire(solve) => solve.prepare(),
         }
     }
 }

@@ -26,8 +26,9 @@ pub(crate) enum Tables {
     Fifteen,
     /// None: a puzzle that needs no tables (Solitaire).
     None,
-    /// Any other sliding shape (its tables are built on its first case).
-    Sliding,
+    /// Any other sliding shape (its tables are built on its first case). Not `Sliding`, which
+    /// in the client is the whole family, 3×3 and 4×4 included.
+    OtherShape,
 }
 
 impl Tables {
@@ -36,7 +37,7 @@ impl Tables {
         match self {
             Tables::Eight => Some(Kind::Eight),
             Tables::Fifteen => Some(Kind::Fifteen),
-            Tables::Sliding => Some(Kind::Sliding),
+            Tables::OtherShape => Some(Kind::Sliding),
             Tables::None => None,
         }
     }

@@ -13,16 +13,21 @@
 //! from the clap definitions of `cli.rs` by `solver_store::cli`. Exit codes: `exit.rs`.
 //! Log lines (the embedded server's warnings, or more with `RUST_LOG`) go to stderr, coloured
 //! only on a terminal (`--color`, `NO_COLOR`).
+//!
+//! Each family of puzzles is a folder of its own, `sliding/` and `solitaire/` (its query and
+//! answer, reply checks, display, judge formats, `solve` subcommands, load cases); the shared
+//! code reaches them through the registries: `family.rs` (queries and answers), `cli.rs` (the
+//! `solve` subcommands), `judge/problem.rs` and `load/class.rs`.
 
 mod case;
 mod causes;
 mod cli;
 mod databases;
-mod draw;
 mod embedded;
 mod endpoints;
 mod exit;
 mod failure;
+mod family;
 mod human;
 mod judge;
 mod link;
@@ -30,7 +35,6 @@ mod load;
 mod logging;
 mod output;
 mod progress;
-mod puzzle;
 #[cfg(test)]
 #[path = "../tests/random.rs"]
 mod random;
@@ -41,6 +45,7 @@ mod reply;
 mod server;
 mod session;
 mod sink;
+mod sliding;
 mod solitaire;
 mod v2;
 mod watched;
@@ -88,7 +93,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let globals = &cli.globals;
     match cli.command {
         Command::Judge { problem } => judge(&Context::new(globals)?, problem),
-        Command::Solve(puzzle) => solve(&Context::new(globals)?, puzzle),
+        Command::Solve(subcommand) => solve(&Context::new(globals)?, subcommand),
         Command::Load(args) => {
             let context = Context::new(globals)?;
             let server = context.server.as_deref();
@@ -181,9 +186,9 @@ fn judge(context: &Context, problem: Problem) -> anyhow::Result<ExitCode> {
 }
 
 /// `solve PUZZLE BOARD...`: the boards' answers, explained for a person.
-fn solve(context: &Context, puzzle: Solve) -> anyhow::Result<ExitCode> {
-    answer_with(context, puzzle.kind(), |runtime, embedded| {
-        let (cases, mut printer) = puzzle.prepare()?;
+fn solve(context: &Context, subcommand: Solve) -> anyhow::Result<ExitCode> {
+    answer_with(context, subcommand.kind(), |runtime, embedded| {
+        let (cases, mut printer) = subcommand.prepare()?;
         if watched::wanted(&cases, context.progress, context.link.timeout) {
             let ended = runtime.block_on(watched::run(
                 context.server.as_deref(),

@@ -62,3 +62,8 @@ impl Write for Output {
         self.inner.flush()
     }
 }
+
+/// `s` after a count other than one.
+pub(crate) fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,7 +1,7 @@
-//! Why a reply of the service is not an answer to print: every check the client makes of a
-//! reply against its query, and the service's own in-band errors.
+//! Why a reply of the service is not an answer to print: the checks every family's replies share
+//! (an outcome, of the query's kind), a check of one family's own (its `reply.rs`), and the
+//! service's own in-band errors.
 
-use solver_core::{MoveParseError, ReplayError};
 use solver_proto::tonic_types::{self, RpcStatusExt as _};
 
 /// Why a reply is not an answer to print.
@@ -21,32 +21,8 @@ pub(crate) enum ReplyError {
     /// A solution of another kind of puzzle than the query's.
     #[error("the reply is for another kind of puzzle")]
     WrongKind,
-    /// A sliding move string with a letter that is not a move.
-    #[error("the service sent a bad move string: {0}")]
-    MoveString(#[source] MoveParseError),
-    /// Sliding moves that leave the board.
-    #[error("the service's moves {moves:?} are illegal: {source}")]
-    IllegalMoves {
-        /// The move string as sent.
-        moves: String,
-        /// The first illegal move.
-        source: ReplayError,
-    },
-    /// Legal sliding moves that end elsewhere.
-    #[error("the service's moves {0:?} do not reach the target")]
-    MissesTarget(String),
-    /// A lower bound above the length of the answer it bounds.
-    #[error("the service's lower bound {lower_bound} exceeds its answer's {length} moves")]
-    BadBound {
-        /// The bound sent.
-        lower_bound: u32,
-        /// Moves sent.
-        length: usize,
-    },
-    /// "Unsolvable" for boards the parity rule says can meet.
-    #[error("the service says unsolvable, but the parities agree")]
-    FalseUnsolvable,
-    /// A check only one family makes (a Solitaire move off the board, say), in its words.
+    /// A check only one family makes (sliding moves that miss the target, a Solitaire move off
+    /// the board), in its words.
     #[error(transparent)]
     Family(Box<dyn std::error::Error + Send + Sync>),
 }

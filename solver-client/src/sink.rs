@@ -2,8 +2,9 @@
 
 use std::io;
 
-use crate::case::{Answer, Case};
+use crate::case::Case;
 use crate::failure::CaseError;
+use crate::family::Answer;
 
 /// The receiver of a run's cases, each handed on once, in input order.
 pub(crate) trait Sink {

@@ -10,9 +10,10 @@ use solver_proto::v2 as pb;
 use solver_proto::v2::SolvePhase;
 use solver_proto::v2::solve_watch_response::Event;
 
-use crate::case::{Answer, Case, Query};
+use crate::case::Case;
 use crate::endpoints::Endpoint;
 use crate::failure::CaseError;
+use crate::family::{Answer, Query};
 use crate::progress::Line;
 use crate::reply::ReplyError;
 use crate::sink::Sink;
@@ -198,7 +199,7 @@ pub(crate) async fn answer(
         .map(|best| sliding.best_so_far(&best.moves, best.lower_bound))
     {
         Some(Ok(answer)) => {
-            let proven_length = matches!(answer, crate::case::SlidingAnswer::Moves(_));
+            let proven_length = matches!(answer, crate::sliding::query::SlidingAnswer::Moves(_));
             let answer = Answer::Sliding(answer);
             sink.case(case, Ok(&answer))?;
             sink.idle()?;

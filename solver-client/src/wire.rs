@@ -1,5 +1,5 @@
 //! The client's cases on the wire: the `solver.v2` request for a query and the checked answer in
-//! its response. What differs by family of puzzles is that family's [`crate::puzzle::Puzzle`].
+//! its response. What differs by family of puzzles is that family's [`crate::family::Family`].
 //!
 //! Replies are checked against their query before anything is printed: sliding-tile moves are
 //! replayed and must reach the target, Solitaire steps are replayed and must reach the end within
@@ -9,7 +9,7 @@
 use solver_proto::v2 as pb;
 use solver_proto::v2::solve_response::Outcome;
 
-use crate::case::{Answer, Query};
+use crate::family::{Answer, Query};
 use crate::reply::{ReplyError, service_error};
 
 /// The `SolveRequest` for `query`, with `id` (the case's index) to match its response by.

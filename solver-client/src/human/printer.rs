@@ -4,8 +4,9 @@
 use std::io::{self, Write as _};
 
 use super::view::View;
-use crate::case::{Answer, Case};
+use crate::case::Case;
 use crate::failure::CaseError;
+use crate::family::Answer;
 use crate::output::Output;
 use crate::sink::Sink;
 

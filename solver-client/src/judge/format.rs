@@ -1,6 +1,6 @@
 //! What every judge format shares: the [`Format`] trait (and [`FamilyFormat`], which a family's
-//! format implements), reading an input case by case (count header, case after case, the end),
-//! boards from tokens, and move strings out.
+//! format implements), and reading an input case by case (count header, case after case, the
+//! end).
 
 use std::io;
 use std::ops::ControlFlow;
@@ -9,7 +9,8 @@ use super::attempt::Attempt;
 use super::recovery::{Group, Layout};
 use super::source::Source;
 use super::tokens::{Token, Tokens};
-use crate::case::{Answer, Case, FamilyAnswer, Input, Query};
+use crate::case::{Case, Input};
+use crate::family::{Answer, FamilyAnswer, Query};
 use crate::output::Output;
 use crate::read_error::ReadError;
 
@@ -47,7 +48,7 @@ pub(crate) trait Format: Sync {
 /// answer of another family is refused here, once, for every format.
 pub(crate) trait FamilyFormat: Sync {
     /// The answers of the family.
-    type Answer: FamilyAnswer;
+    type FamilyAnswer: FamilyAnswer;
 
     /// Reads the input case by case, as [`Format::read`].
     fn cases(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>);
@@ -60,7 +61,7 @@ pub(crate) trait FamilyFormat: Sync {
         &self,
         out: &mut Output,
         number: usize,
-        answer: &Self::Answer,
+        answer: &Self::FamilyAnswer,
     ) -> Result<(), RenderError>;
 }
 
@@ -70,7 +71,7 @@ impl<F: FamilyFormat> Format for F {
     }
 
     fn render(&self, out: &mut Output, number: usize, answer: &Answer) -> Result<(), RenderError> {
-        match F::Answer::of(answer) {
+        match F::FamilyAnswer::of(answer) {
             Some(answer) => self.write(out, number, answer),
             None => Err(RenderError::OtherKind(answer.family())),
         }
@@ -241,46 +242,4 @@ fn truncated(layout: Layout, read: usize, count: Option<&Count>, number: usize) 
             what: layout.what,
         },
     }
-}
-
-/// A sliding-tile board from its tiles' tokens. A number out of range is quoted as it was typed
-/// (solver-core shows the number it read, which saturates for very long ones).
-pub(crate) fn board_from_tokens<const W: usize>(
-    tokens: &[Token],
-) -> Result<solver_core::Board<W>, ReadError> {
-    solver_core::Board::<W>::from_tokens(tokens.iter().map(Token::text)).map_err(|e| match e {
-        solver_core::BoardError::OutOfRange { index, value, max }
-            if tokens
-                .get(index)
-                .is_some_and(|token| token.text() != value.to_string()) =>
-        {
-            ReadError::OutOfRange {
-                index: index + 1,
-                token: tokens[index].quoted(),
-                max,
-            }
-        }
-        e => ReadError::Board(e),
-    })
-}
-
-/// Writes a move string and a newline: lowercase letters from solver-core, or uppercase.
-pub(crate) fn write_moves(
-    out: &mut Output,
-    moves: &[solver_core::Move],
-    uppercase: bool,
-) -> io::Result<()> {
-    let mut line: Vec<u8> = moves
-        .iter()
-        .map(|m| {
-            let letter = m.letter() as u8;
-            if uppercase {
-                letter.to_ascii_uppercase()
-            } else {
-                letter
-            }
-        })
-        .collect();
-    line.push(b'\n');
-    io::Write::write_all(out, &line)
 }

@@ -9,13 +9,10 @@
 //! | `uva10181` | `N`, then N 4×4 boards | `LRUD` moves or `This puzzle is not solvable.` |
 //! | `poj1198`, `hdu1401` | start and end positions until end of input | `YES` / `NO` within 8 moves |
 //!
-//! Each family's formats are its own (the sliding ones here, Solitaire's in its module); the
-//! problem list in `problem.rs` is where they meet.
+//! Each family's formats are its own (`sliding/judge/`, `solitaire/judge.rs`); here is what they
+//! share, and the problem list in `problem.rs` is where they meet.
 
 pub(crate) mod attempt;
-pub(crate) mod eight;
-pub(crate) mod eight_ii;
-pub(crate) mod fifteen;
 pub(crate) mod format;
 mod found;
 pub(crate) mod printer;

@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 
 use super::format::RenderError;
 use super::problem::Problem;
-use crate::case::{Answer, Case};
+use crate::case::Case;
 use crate::failure::CaseError;
+use crate::family::Answer;
 use crate::output::Output;
 use crate::read_error::ReadError;
 use crate::sink::Sink;

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use super::format::Format;
-use super::{eight, eight_ii, fifteen};
 use crate::embedded::Tables;
+use crate::sliding::judge::{eight, eight_ii, fifteen};
 
 /// The judge problems the client speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

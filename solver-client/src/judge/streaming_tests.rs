@@ -15,10 +15,12 @@ use super::run::{Gauge, start_reading};
 /// Cases handed to the session at once in these tests.
 const BATCH: usize = 16;
 use super::source::{Limits, Source};
-use crate::case::{Answer, Case, Input, SlidingAnswer};
+use crate::case::{Case, Input};
 use crate::failure::CaseError;
+use crate::family::Answer;
 use crate::random::{Draws as _, Lcg};
 use crate::sink::Sink;
+use crate::sliding::query::SlidingAnswer;
 
 /// Limits so small that bytes are evicted, spilled and read back every few tokens.
 pub(crate) const TINY: Limits = Limits {

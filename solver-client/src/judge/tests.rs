@@ -2,10 +2,11 @@
 
 use proptest::prelude::*;
 
-use super::eight;
 use super::format::Format as _;
 use super::problem::Problem;
-use crate::case::{Input, Query};
+use crate::case::Input;
+use crate::family::Query;
+use crate::sliding::judge::eight;
 
 use crate::random::{Draws as _, Lcg};
 

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use solver_core::tiles::grid::Grid;
 
-use super::cases::{self, LoadCase, Rng};
+use super::cases::{LoadCase, Rng};
 use super::hard::Hard;
+use crate::sliding::load as sliding;
 
 /// A class of cases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -103,15 +104,15 @@ impl Generator {
 
     pub(crate) fn next(&mut self) -> LoadCase {
         match self.class {
-            Class::Eight => cases::eight(&mut self.rng),
-            Class::FifteenEasy => cases::fifteen_easy(&mut self.rng),
+            Class::Eight => sliding::eight(&mut self.rng),
+            Class::FifteenEasy => sliding::fifteen_easy(&mut self.rng),
             Class::FifteenHard => {
                 let hard = &self.hard[self.next_hard];
                 self.next_hard = (self.next_hard + 1) % self.hard.len();
-                cases::fifteen_hard(hard, &mut self.rng)
+                sliding::fifteen_hard(hard, &mut self.rng)
             }
             Class::Solitaire => crate::solitaire::load::case(&mut self.rng),
-            Class::Shapes => cases::shapes(&mut self.rng),
+            Class::Shapes => sliding::shapes(&mut self.rng),
         }
     }
 }
@@ -121,7 +122,7 @@ mod tests {
     use solver_core::solitaire;
 
     use super::*;
-    use crate::case::Query;
+    use crate::family::Query;
     use crate::load::args::{InFlight, parse_mix};
     use crate::load::hard::hard_boards;
 

@@ -54,9 +54,9 @@ pub(crate) struct Hard {
     /// `80` or `korfN`.
     pub(crate) name: String,
     /// The board, solved to the standard goal.
-    pub(super) board: Board4,
+    pub(crate) board: Board4,
     /// Its optimal length.
-    pub(super) length: usize,
+    pub(crate) length: usize,
 }
 
 /// The hard boards named by `--hard`: a comma-separated list of `80`, `korf` (a built-in subset

@@ -12,7 +12,7 @@ mod args;
 mod bar;
 pub(crate) mod cases;
 mod class;
-mod hard;
+pub(crate) mod hard;
 mod plan;
 mod report;
 mod rss;

@@ -5,8 +5,9 @@
 use solver_proto::v2 as pb;
 
 use super::cases::LoadCase;
-use crate::case::{Answer, SlidingAnswer};
+use crate::family::Answer;
 use crate::reply::ReplyError;
+use crate::sliding::query::SlidingAnswer;
 
 /// The `solver.v2` request for case `id`.
 pub(crate) fn request(id: u64, case: &LoadCase) -> pb::SolveRequest {
@@ -66,7 +67,7 @@ mod tests {
     use solver_proto::v2::{solution, solve_response};
 
     use super::*;
-    use crate::case::Query;
+    use crate::family::Query;
 
     #[test]
     fn replies_are_judged() {
@@ -106,8 +107,8 @@ mod tests {
     /// the lower bound it claims may not.
     #[test]
     fn bounded_replies_are_judged_by_what_they_prove() {
-        let mut rng = super::super::cases::Rng::new(3);
-        let mut case = super::super::cases::shapes(&mut rng);
+        let mut rng = crate::load::cases::Rng::new(3);
+        let mut case = crate::sliding::load::shapes(&mut rng);
         let sliding = case.query.as_sliding().unwrap().clone();
         assert!(sliding.max_ratio.get() > 1.0);
         // One move from the target, whatever the walk was.
@@ -116,7 +117,7 @@ mod tests {
             Some((start, mv))
         });
         let (start, mv) = blank_moves.unwrap();
-        case.query = Query::Sliding(crate::case::Sliding { start, ..sliding });
+        case.query = Query::Sliding(crate::sliding::query::SlidingQuery { start, ..sliding });
         case.at_most = Some(1);
         let back = mv.reverse().letter();
         let there = mv.letter();

@@ -34,9 +34,10 @@ use self::dispatch::{Answered, Dispatch};
 pub(crate) use self::refresh::Refresh;
 use self::refresh::tick;
 use self::worker::{Event, open};
-use crate::case::{Answer, Case};
+use crate::case::Case;
 use crate::endpoints::Endpoint;
 use crate::failure::{CaseError, Unanswered};
+use crate::family::Answer;
 use crate::sink::Sink;
 use crate::wire;
 
@@ -318,7 +319,7 @@ mod tests {
             crate::server::Server::start(),
         ];
         let (first, second) = (servers[0].url(), servers[1].url());
-        let (cases, kind) = crate::case::quick_cases(CASES);
+        let (cases, kind) = crate::family::quick_cases(CASES);
         let cases: Arc<[Case]> = cases.into();
         let address = |url: String| crate::endpoints::Address {
             url,

@@ -6,9 +6,8 @@ use std::io::{self, Write as _};
 use serde_json::{Value, json};
 use solver_core::solitaire::{Position, Step};
 
-use super::query::{Answer, Pair};
-use crate::output::Output;
-use crate::puzzle::plural;
+use super::query::{Pair, SolitaireAnswer};
+use crate::output::{Output, plural};
 
 /// Writes `answer` for a person, each line after `prefix`; `show` draws every position too.
 pub(super) fn write_text(
@@ -16,10 +15,10 @@ pub(super) fn write_text(
     out: &mut Output,
     prefix: &str,
     show: bool,
-    answer: &Answer,
+    answer: &SolitaireAnswer,
 ) -> io::Result<()> {
     match answer {
-        Answer::Reachable(steps) => {
+        SolitaireAnswer::Reachable(steps) => {
             let list: Vec<String> = steps.iter().map(step_text).collect();
             writeln!(
                 out,
@@ -38,7 +37,7 @@ pub(super) fn write_text(
             }
             Ok(())
         }
-        Answer::Unreachable => writeln!(
+        SolitaireAnswer::Unreachable => writeln!(
             out,
             "{prefix}not reachable within {} move{}",
             pair.max_moves,
@@ -48,7 +47,7 @@ pub(super) fn write_text(
 }
 
 /// `answer` to case `number` as one JSON object: the case, the positions asked, the answer.
-pub(super) fn json(pair: &Pair, number: usize, answer: &Answer) -> Value {
+pub(super) fn json(pair: &Pair, number: usize, answer: &SolitaireAnswer) -> Value {
     let squares = |p: &Position| -> Vec<[u32; 2]> {
         p.squares().iter().map(|s| [s.row(), s.col()]).collect()
     };
@@ -60,7 +59,7 @@ pub(super) fn json(pair: &Pair, number: usize, answer: &Answer) -> Value {
         "max_moves": pair.max_moves,
     });
     match answer {
-        Answer::Reachable(steps) => {
+        SolitaireAnswer::Reachable(steps) => {
             v["reachable"] = true.into();
             v["length"] = steps.len().into();
             v["moves"] = steps
@@ -73,7 +72,7 @@ pub(super) fn json(pair: &Pair, number: usize, answer: &Answer) -> Value {
                 })
                 .collect();
         }
-        Answer::Unreachable => v["reachable"] = false.into(),
+        SolitaireAnswer::Unreachable => v["reachable"] = false.into(),
     }
     v
 }

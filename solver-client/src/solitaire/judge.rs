@@ -9,8 +9,9 @@ use std::ops::ControlFlow;
 
 use solver_core::solitaire::{DEFAULT_MAX_MOVES, Position, PositionError, Square};
 
-use super::query::{Answer, Pair};
-use crate::case::{Input, Query};
+use super::query::{Pair, SolitaireAnswer};
+use crate::case::Input;
+use crate::family::Query;
 use crate::judge::format::{FamilyFormat, Item, RenderError, collect, read_cases};
 use crate::judge::recovery::Layout;
 use crate::judge::source::Source;
@@ -26,16 +27,21 @@ pub(crate) struct Solitaire;
 pub(crate) static SOLITAIRE_UNTIL_EOF: Solitaire = Solitaire;
 
 impl FamilyFormat for Solitaire {
-    type Answer = Answer;
+    type FamilyAnswer = SolitaireAnswer;
 
     fn cases(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
         read_with_limit(input, DEFAULT_MAX_MOVES, out);
     }
 
-    fn write(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
+    fn write(
+        &self,
+        out: &mut Output,
+        _number: usize,
+        answer: &SolitaireAnswer,
+    ) -> Result<(), RenderError> {
         match answer {
-            Answer::Reachable(_) => out.write_all(b"YES\n")?,
-            Answer::Unreachable => out.write_all(b"NO\n")?,
+            SolitaireAnswer::Reachable(_) => out.write_all(b"YES\n")?,
+            SolitaireAnswer::Unreachable => out.write_all(b"NO\n")?,
         }
         Ok(())
     }

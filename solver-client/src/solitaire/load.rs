@@ -5,7 +5,7 @@
 use solver_core::solitaire::{self, DEFAULT_MAX_MOVES, Position, Square, Step};
 
 use super::query::Pair;
-use crate::case::Query;
+use crate::family::Query;
 use crate::load::cases::{LoadCase, Rng};
 
 /// The next Solitaire case of a stream.

@@ -15,19 +15,19 @@ pub(crate) struct Pair {
 
 /// The service's answer to a [`Pair`], already checked against it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Answer {
+pub(crate) enum SolitaireAnswer {
     /// The end is reachable in these moves (replayed by the client: they reach the end).
     Reachable(Vec<Step>),
     /// The end is not reachable within the limit.
     Unreachable,
 }
 
-impl Answer {
+impl SolitaireAnswer {
     /// How many moves the answer takes; `None`: unreachable.
     pub(crate) fn length(&self) -> Option<usize> {
         match self {
-            Answer::Reachable(steps) => Some(steps.len()),
-            Answer::Unreachable => None,
+            SolitaireAnswer::Reachable(steps) => Some(steps.len()),
+            SolitaireAnswer::Unreachable => None,
         }
     }
 }
@@ -53,7 +53,7 @@ pub(crate) fn random_cases(count: usize) -> Vec<crate::case::Case> {
         .map(|number| crate::case::Case {
             number,
             line: 2 * number - 1,
-            query: Ok(crate::case::Query::Solitaire(Pair {
+            query: Ok(crate::family::Query::Solitaire(Pair {
                 start: position(),
                 end: position(),
                 max_moves: 8,

@@ -7,9 +7,9 @@ use solver_proto::v2 as pb;
 use solver_proto::v2::{solution, solve_request, solve_response};
 
 use super::draw;
-use super::query::{Answer, Pair};
+use super::query::{Pair, SolitaireAnswer};
+use crate::family::Family;
 use crate::output::Output;
-use crate::puzzle::Puzzle;
 use crate::reply::ReplyError;
 
 /// Why a Solitaire reply is not an answer to print.
@@ -48,8 +48,8 @@ impl From<CheckError> for ReplyError {
     }
 }
 
-impl Puzzle for Pair {
-    type Answer = Answer;
+impl Family for Pair {
+    type FamilyAnswer = SolitaireAnswer;
 
     fn request(&self) -> (solve_request::Puzzle, Option<pb::Quality>) {
         let squares = |position: &Position| {
@@ -70,7 +70,7 @@ impl Puzzle for Pair {
         (puzzle, None)
     }
 
-    fn answer(&self, outcome: solve_response::Outcome) -> Result<Answer, ReplyError> {
+    fn answer(&self, outcome: solve_response::Outcome) -> Result<SolitaireAnswer, ReplyError> {
         use solve_response::Outcome;
         match outcome {
             Outcome::Solution(pb::Solution {
@@ -78,10 +78,10 @@ impl Puzzle for Pair {
             }) => {
                 let steps = steps(&solution.moves)?;
                 self.check(&steps)?;
-                Ok(Answer::Reachable(steps))
+                Ok(SolitaireAnswer::Reachable(steps))
             }
             Outcome::Solution(pb::Solution { kind: None }) => Err(ReplyError::NoOutcome),
-            Outcome::Unreachable(_) => Ok(Answer::Unreachable),
+            Outcome::Unreachable(_) => Ok(SolitaireAnswer::Unreachable),
             _ => Err(ReplyError::WrongKind),
         }
     }
@@ -91,7 +91,7 @@ impl Puzzle for Pair {
         out: &mut Output,
         prefix: &str,
         show: bool,
-        answer: &Answer,
+        answer: &SolitaireAnswer,
     ) -> std::io::Result<()> {
         draw::write_text(self, out, prefix, show, answer)
     }
@@ -103,7 +103,7 @@ impl Puzzle for Pair {
         )
     }
 
-    fn json(&self, number: usize, answer: &Answer) -> Value {
+    fn json(&self, number: usize, answer: &SolitaireAnswer) -> Value {
         draw::json(self, number, answer)
     }
 }

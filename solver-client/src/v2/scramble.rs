@@ -5,7 +5,6 @@ use std::hash::BuildHasher as _;
 use std::io::{self, Write as _};
 use std::process::ExitCode;
 
-use crate::embedded::Tables;
 use crate::link::Link;
 use solver_core::tiles::grid::Grid;
 use solver_proto::v2 as pb;
@@ -22,7 +21,7 @@ fn parse_size(text: &str) -> Result<Grid, String> {
     match text.trim() {
         "eight" => Grid::new(3, 3).map_err(|e| e.to_string()),
         "fifteen" => Grid::new(4, 4).map_err(|e| e.to_string()),
-        _ => crate::human::parse_size(text),
+        _ => crate::sliding::any_shape::parse_size(text),
     }
 }
 
@@ -62,11 +61,7 @@ pub(super) fn run(
     let seed = args.seed.unwrap_or_else(|| {
         std::collections::hash_map::RandomState::new().hash_one(std::time::SystemTime::now())
     });
-    let kind = match (args.size.rows(), args.size.cols()) {
-        (3, 3) => Tables::Eight,
-        (4, 4) => Tables::Fifteen,
-        _ => Tables::Sliding,
-    };
+    let kind = crate::sliding::query::tables(args.size);
     let (rows, cols) = (side(args.size.rows()), side(args.size.cols()));
     let connection = Connection::open(server, link, data, kind, progress)?;
     let request = pb::ScrambleRequest {

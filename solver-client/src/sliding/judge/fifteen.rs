@@ -8,11 +8,13 @@ use std::ops::ControlFlow;
 
 use solver_core::Board4;
 
-use super::format::{FamilyFormat, Item, RenderError, board_from_tokens, read_cases, write_moves};
-use super::recovery::Layout;
-use super::source::Source;
-use crate::case::{Query, SlidingAnswer as Answer};
+use super::{board_from_tokens, write_moves};
+use crate::family::Query;
+use crate::judge::format::{FamilyFormat, Item, RenderError, read_cases};
+use crate::judge::recovery::Layout;
+use crate::judge::source::Source;
 use crate::output::Output;
+use crate::sliding::query::SlidingAnswer;
 
 /// The 4×4 formats.
 #[derive(Debug)]
@@ -41,7 +43,7 @@ fn to_goal(start: Board4) -> Query {
 }
 
 impl FamilyFormat for Fifteen {
-    type Answer = Answer;
+    type FamilyAnswer = SlidingAnswer;
 
     fn cases(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
         read_cases(
@@ -54,11 +56,16 @@ impl FamilyFormat for Fifteen {
         );
     }
 
-    fn write(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
+    fn write(
+        &self,
+        out: &mut Output,
+        _number: usize,
+        answer: &SlidingAnswer,
+    ) -> Result<(), RenderError> {
         match answer {
-            Answer::Moves(moves) => write_moves(out, moves, true)?,
-            Answer::Unsolvable => out.write_all(b"This puzzle is not solvable.\n")?,
-            Answer::Bounded { .. } => {
+            SlidingAnswer::Moves(moves) => write_moves(out, moves, true)?,
+            SlidingAnswer::Unsolvable => out.write_all(b"This puzzle is not solvable.\n")?,
+            SlidingAnswer::Bounded { .. } => {
                 return Err(RenderError::Unprintable(
                     "the service sent an answer not proven optimal",
                 ));

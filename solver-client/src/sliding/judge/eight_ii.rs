@@ -7,13 +7,15 @@ use std::io::Write as _;
 use std::ops::ControlFlow;
 
 use super::eight::packed_board3;
-use super::format::{FamilyFormat, Item, RenderError, read_cases, write_moves};
-use super::recovery::Layout;
-use super::source::Source;
-use super::tokens::Token;
-use crate::case::{Query, SlidingAnswer as Answer};
+use super::write_moves;
+use crate::family::Query;
+use crate::judge::format::{FamilyFormat, Item, RenderError, read_cases};
+use crate::judge::recovery::Layout;
+use crate::judge::source::Source;
+use crate::judge::tokens::Token;
 use crate::output::Output;
 use crate::read_error::ReadError;
+use crate::sliding::query::SlidingAnswer;
 
 /// The HDU 3567 format.
 #[derive(Debug)]
@@ -41,24 +43,29 @@ fn pair(boards: &[Token]) -> Result<Query, ReadError> {
 }
 
 impl FamilyFormat for EightII {
-    type Answer = Answer;
+    type FamilyAnswer = SlidingAnswer;
 
     fn cases(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
         read_cases(input, true, LAYOUT, |at| at.attempt(2, pair), pair, out);
     }
 
-    fn write(&self, out: &mut Output, number: usize, answer: &Answer) -> Result<(), RenderError> {
+    fn write(
+        &self,
+        out: &mut Output,
+        number: usize,
+        answer: &SlidingAnswer,
+    ) -> Result<(), RenderError> {
         match answer {
-            Answer::Moves(moves) => {
+            SlidingAnswer::Moves(moves) => {
                 writeln!(out, "Case {number}: {}", moves.len())?;
                 write_moves(out, moves, false)?;
                 Ok(())
             }
-            Answer::Unsolvable => Err(RenderError::Unprintable(
+            SlidingAnswer::Unsolvable => Err(RenderError::Unprintable(
                 "the start cannot reach the target (their permutation parities differ); \
                  HDU 3567 promises a solution, so there is nothing to print",
             )),
-            Answer::Bounded { .. } => Err(RenderError::Unprintable(
+            SlidingAnswer::Bounded { .. } => Err(RenderError::Unprintable(
                 "the service sent an answer not proven optimal",
             )),
         }

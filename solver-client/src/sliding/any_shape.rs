@@ -1,4 +1,5 @@
-//! `solve sliding`: boards of any shape from 2×2 to 8×8, read as whitespace-separated tiles.
+//! `solve sliding`'s boards of any shape from 2×2 to 8×8, read as whitespace-separated tiles,
+//! and its `--size` (which the `solver.v2` commands and `databases` take too) and `--max-ratio`.
 //!
 //! There is no judge format for these shapes, so the rule is the plainest one: every `rows × cols`
 //! tokens make a board, whatever the lines (a board may be split over lines or share one). Each
@@ -7,7 +8,9 @@
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 
-use crate::case::{Input, MaxRatio, Query, Sliding};
+use super::query::{MaxRatio, SlidingQuery};
+use crate::case::Input;
+use crate::family::Query;
 use crate::read_error::ReadError;
 
 /// `--size RxC` (also `R×C`): a shape the service takes.
@@ -54,7 +57,7 @@ pub(super) fn parse(text: &[u8], grid: Grid, max_ratio: MaxRatio) -> Input {
             })
         } else {
             read_board(grid, board.iter().map(|&(_, t)| t)).map(|start| {
-                Query::Sliding(Sliding {
+                Query::Sliding(SlidingQuery {
                     start,
                     target: GridBoard::goal(grid),
                     max_ratio,

@@ -9,14 +9,16 @@ use std::ops::ControlFlow;
 
 use solver_core::Board3;
 
-use super::attempt::{Attempt, Read};
-use super::format::{FamilyFormat, Item, RenderError, board_from_tokens, read_cases, write_moves};
-use super::recovery::Layout;
-use super::source::Source;
-use super::tokens::{Token, Tokens};
-use crate::case::{Query, SlidingAnswer as Answer};
+use super::{board_from_tokens, write_moves};
+use crate::family::Query;
+use crate::judge::attempt::{Attempt, Read};
+use crate::judge::format::{FamilyFormat, Item, RenderError, read_cases};
+use crate::judge::recovery::Layout;
+use crate::judge::source::Source;
+use crate::judge::tokens::{Token, Tokens};
 use crate::output::Output;
 use crate::read_error::ReadError;
+use crate::sliding::query::SlidingAnswer;
 
 /// The 3×3 "Eight" formats.
 #[derive(Debug)]
@@ -54,7 +56,7 @@ pub(crate) const LAYOUT: Layout = Layout {
 };
 
 impl FamilyFormat for Eight {
-    type Answer = Answer;
+    type FamilyAnswer = SlidingAnswer;
 
     fn cases(&self, input: &Source, out: &mut dyn FnMut(Item) -> ControlFlow<()>) {
         let layout = if self.line_cases {
@@ -75,22 +77,27 @@ impl FamilyFormat for Eight {
         );
     }
 
-    fn write(&self, out: &mut Output, _number: usize, answer: &Answer) -> Result<(), RenderError> {
+    fn write(
+        &self,
+        out: &mut Output,
+        _number: usize,
+        answer: &SlidingAnswer,
+    ) -> Result<(), RenderError> {
         let separator: &[u8] = if self.counted && out.written() > 0 {
             b"\n"
         } else {
             b""
         };
         match answer {
-            Answer::Moves(moves) => {
+            SlidingAnswer::Moves(moves) => {
                 out.write_all(separator)?;
                 write_moves(out, moves, false)?;
             }
-            Answer::Unsolvable => {
+            SlidingAnswer::Unsolvable => {
                 out.write_all(separator)?;
                 out.write_all(b"unsolvable\n")?;
             }
-            Answer::Bounded { .. } => {
+            SlidingAnswer::Bounded { .. } => {
                 return Err(RenderError::Unprintable(
                     "the service sent an answer not proven optimal",
                 ));

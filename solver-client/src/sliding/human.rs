@@ -1,20 +1,19 @@
 //! The `solve` subcommands of the sliding family (`eight`, `fifteen`, `sliding`): their
-//! arguments, and the cases they (or standard input) hold; and what every family's `solve`
-//! shares: reading the arguments or standard input, and the printer for the cases read.
+//! arguments, and the cases they (or standard input) hold.
 
-use std::io::{self, IsTerminal as _, Read as _};
-
-use anyhow::{Context as _, bail};
+use anyhow::bail;
 use clap::Subcommand;
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 
-use super::printer::Printer;
-use super::sliding;
-use super::view::View;
-use crate::case::{Case, Input, MaxRatio, Query};
+use super::any_shape;
+use super::judge::{eight, fifteen};
+use super::query::{MaxRatio, tables};
+use crate::case::{Case, Input};
 use crate::embedded::Tables;
-use crate::judge::{Format, eight, fifteen};
+use crate::family::Query;
+use crate::human::{Printer, View, boards_text, cases};
+use crate::judge::Format;
 
 /// How `solve sliding` reads boards, for `--help`.
 const SLIDING_NOTE: &str = "Every rows × cols tiles make one board, whatever the lines; without \
@@ -26,9 +25,9 @@ a large board may need --max-ratio (e.g. 1.5 for 5×5).";
 const STDIN_NOTE: &str = "Without boards as arguments, they are read from standard input: one per \
 line, or split and padded with any whitespace, in the same forms as arguments.";
 
-/// The sliding puzzles to solve.
+/// The sliding subcommands of `solve`.
 #[derive(Debug, Subcommand)]
-pub(crate) enum Puzzle {
+pub(crate) enum Solve {
     /// The 8-puzzle: 9 tiles row by row (`x` or `0` is the blank), or packed like `12345678x`.
     #[command(after_help = STDIN_NOTE)]
     Eight {
@@ -57,10 +56,12 @@ pub(crate) enum Puzzle {
     /// Sliding boards of any shape from 2×2 to 8×8 (`--size RxC`): rows × cols tiles row by row
     /// (`0` or `x` is the blank), solved optimally, or within `--max-ratio` of the optimum with
     /// the optimum's proven lower bound.
-    #[command(after_help = SLIDING_NOTE)]
-    Sliding {
+    // Named for what it takes rather than `Sliding`, which is the whole family (every variant
+    // here); the command stays `sliding`.
+    #[command(name = "sliding", after_help = SLIDING_NOTE)]
+    AnyShape {
         /// The shape, rows x columns (2..=8 each), e.g. `5x5` or `3x4`.
-        #[arg(long, value_name = "RxC", value_parser = sliding::parse_size)]
+        #[arg(long, value_name = "RxC", value_parser = any_shape::parse_size)]
         size: Grid,
         /// The board to reach (default: tiles in order, the blank last), rows × cols tiles.
         #[arg(long, value_name = "BOARD")]
@@ -68,7 +69,7 @@ pub(crate) enum Puzzle {
         /// Accept an answer up to R times the optimal length (e.g. 1.2): large boards are then
         /// answered fast, and the answer states the proven lower bound on the optimum. 1 (the
         /// default) asks for an optimal answer; 3×3 and 4×4 answers are optimal anyway.
-        #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = sliding::parse_ratio)]
+        #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = any_shape::parse_ratio)]
         max_ratio: f64,
         #[command(flatten)]
         view: View,
@@ -78,13 +79,13 @@ pub(crate) enum Puzzle {
     },
 }
 
-impl Puzzle {
+impl Solve {
     /// The kind of puzzle (the server tables to warm up).
     pub(crate) fn kind(&self) -> Tables {
         match self {
-            Puzzle::Eight { .. } => Tables::Eight,
-            Puzzle::Fifteen { .. } => Tables::Fifteen,
-            Puzzle::Sliding { size, .. } => crate::puzzle::sliding::tables(*size),
+            Solve::Eight { .. } => Tables::Eight,
+            Solve::Fifteen { .. } => Tables::Fifteen,
+            Solve::AnyShape { size, .. } => tables(*size),
         }
     }
 
@@ -95,7 +96,7 @@ impl Puzzle {
     /// A bad `--target`, no boards at all, or standard input that cannot be read.
     pub(crate) fn prepare(self) -> anyhow::Result<(Vec<Case>, Printer)> {
         let (input, view, from_stdin) = match self {
-            Puzzle::Eight {
+            Solve::Eight {
                 target,
                 view,
                 boards,
@@ -112,7 +113,7 @@ impl Puzzle {
                 }
                 (input, view, from_stdin)
             }
-            Puzzle::Fifteen {
+            Solve::Fifteen {
                 target,
                 view,
                 boards,
@@ -127,7 +128,7 @@ impl Puzzle {
                 }
                 (input, view, from_stdin)
             }
-            Puzzle::Sliding {
+            Solve::AnyShape {
                 size,
                 target,
                 max_ratio,
@@ -136,9 +137,9 @@ impl Puzzle {
             } => {
                 let (text, from_stdin) = boards_text(&boards)?;
                 let max_ratio = MaxRatio::new(max_ratio).unwrap_or(MaxRatio::OPTIMAL);
-                let mut input = sliding::parse(&text, size, max_ratio);
+                let mut input = any_shape::parse(&text, size, max_ratio);
                 if let Some(text) = target {
-                    let goal = sliding::read_board(size, text.split_whitespace())
+                    let goal = any_shape::read_board(size, text.split_whitespace())
                         .map_err(|e| anyhow::anyhow!("--target {text:?} ({size} board): {e}"))?;
                     aim(&mut input, goal);
                 }
@@ -147,50 +148,6 @@ impl Puzzle {
         };
         cases(input, view, from_stdin)
     }
-}
-
-/// The cases of `input` (read from standard input when `from_stdin`) and the printer for them,
-/// shown as `view` says.
-///
-/// # Errors
-/// A problem outside any case, or no case at all.
-pub(crate) fn cases(
-    input: Input,
-    view: View,
-    from_stdin: bool,
-) -> anyhow::Result<(Vec<Case>, Printer)> {
-    if let Some((_, problem)) = input.problems.first() {
-        bail!("{problem}");
-    }
-    if input.cases.is_empty() {
-        if from_stdin {
-            bail!("no board given: none as arguments, and none on standard input");
-        }
-        bail!("no board given");
-    }
-    let many = input.cases.len() > 1;
-    Ok((input.cases, Printer::new(view, many, from_stdin)))
-}
-
-/// The text to read boards from: the arguments, one per line, or standard input when there are
-/// none (`true` then).
-pub(crate) fn boards_text(arguments: &[String]) -> anyhow::Result<(Vec<u8>, bool)> {
-    if !arguments.is_empty() {
-        return Ok((arguments.join("\n").into_bytes(), false));
-    }
-    let stdin = io::stdin();
-    if stdin.is_terminal() {
-        eprintln!(
-            "solver-client: no boards as arguments; reading them from standard input, one per \
-             line (end with Ctrl-D)"
-        );
-    }
-    let mut text = Vec::new();
-    stdin
-        .lock()
-        .read_to_end(&mut text)
-        .context("reading standard input")?;
-    Ok((text, true))
 }
 
 /// A `--target` board, read as a board argument is (so it may be packed or split), and the only
