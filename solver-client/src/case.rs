@@ -1,5 +1,5 @@
 //! The cases of a run: validated queries read from the input, numbered as the judge numbers
-//! them, and what is wrong with the others. What a query is, family by family, is `family.rs`.
+//! them, and what is wrong with the others. What a query is, family by family, is `family/`.
 
 use crate::family::Query;
 use crate::read_error::ReadError;

@@ -10,10 +10,11 @@ use solver_store::flags::{self, Color};
 
 use crate::case::Case;
 use crate::embedded::Tables;
+use crate::family::{sliding, solitaire};
 use crate::human::Printer;
 use crate::judge::Problem;
 use crate::link::{self, LinkArgs};
-use crate::{databases, load, sliding, solitaire, v2};
+use crate::{databases, load, v2};
 
 /// Solve puzzles with the solver service, in online-judge formats or for a person.
 #[derive(Debug, Parser)]

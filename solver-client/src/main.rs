@@ -14,9 +14,9 @@
 //! Log lines (the embedded server's warnings, or more with `RUST_LOG`) go to stderr, coloured
 //! only on a terminal (`--color`, `NO_COLOR`).
 //!
-//! Each family of puzzles is a folder of its own, `sliding/` and `solitaire/` (its query and
-//! answer, reply checks, display, judge formats, `solve` subcommands, load cases); the shared
-//! code reaches them through the registries: `family.rs` (queries and answers), `cli.rs` (the
+//! Each family of puzzles is a folder of its own, `family/sliding/` and `family/solitaire/` (its
+//! query and answer, reply checks, display, judge formats, `solve` subcommands, load cases); the
+//! shared code reaches them through the registries: `family/mod.rs` (queries and answers), `cli.rs` (the
 //! `solve` subcommands), `judge/problem.rs` and `load/class.rs`.
 
 mod case;
@@ -45,8 +45,6 @@ mod reply;
 mod server;
 mod session;
 mod sink;
-mod sliding;
-mod solitaire;
 mod v2;
 mod watched;
 mod wire;

@@ -199,7 +199,10 @@ pub(crate) async fn answer(
         .map(|best| sliding.best_so_far(&best.moves, best.lower_bound))
     {
         Some(Ok(answer)) => {
-            let proven_length = matches!(answer, crate::sliding::query::SlidingAnswer::Moves(_));
+            let proven_length = matches!(
+                answer,
+                crate::family::sliding::query::SlidingAnswer::Moves(_)
+            );
             let answer = Answer::Sliding(answer);
             sink.case(case, Ok(&answer))?;
             sink.idle()?;

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::format::Format;
 use crate::embedded::Tables;
-use crate::sliding::judge::{eight, eight_ii, fifteen};
+use crate::family::sliding::judge::{eight, eight_ii, fifteen};
 
 /// The judge problems the client speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -58,7 +58,9 @@ impl Problem {
             Problem::Uva652 => &eight::EIGHT_COUNTED,
             Problem::Hdu3567 => &eight_ii::EightII,
             Problem::Uva10181 => &fifteen::FIFTEEN_COUNTED,
-            Problem::Poj1198 | Problem::Hdu1401 => &crate::solitaire::judge::SOLITAIRE_UNTIL_EOF,
+            Problem::Poj1198 | Problem::Hdu1401 => {
+                &crate::family::solitaire::judge::SOLITAIRE_UNTIL_EOF
+            }
         }
     }
 

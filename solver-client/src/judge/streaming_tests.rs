@@ -18,9 +18,9 @@ use super::source::{Limits, Source};
 use crate::case::{Case, Input};
 use crate::failure::CaseError;
 use crate::family::Answer;
+use crate::family::sliding::query::SlidingAnswer;
 use crate::random::{Draws as _, Lcg};
 use crate::sink::Sink;
-use crate::sliding::query::SlidingAnswer;
 
 /// Limits so small that bytes are evicted, spilled and read back every few tokens.
 pub(crate) const TINY: Limits = Limits {

@@ -6,7 +6,7 @@ use super::format::Format as _;
 use super::problem::Problem;
 use crate::case::Input;
 use crate::family::Query;
-use crate::sliding::judge::eight;
+use crate::family::sliding::judge::eight;
 
 use crate::random::{Draws as _, Lcg};
 

@@ -7,7 +7,7 @@ use solver_core::tiles::grid::Grid;
 
 use super::cases::{LoadCase, Rng};
 use super::hard::Hard;
-use crate::sliding::load as sliding;
+use crate::family::sliding::load as sliding;
 
 /// A class of cases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -111,7 +111,7 @@ impl Generator {
                 self.next_hard = (self.next_hard + 1) % self.hard.len();
                 sliding::fifteen_hard(hard, &mut self.rng)
             }
-            Class::Solitaire => crate::solitaire::load::case(&mut self.rng),
+            Class::Solitaire => crate::family::solitaire::load::case(&mut self.rng),
             Class::Shapes => sliding::shapes(&mut self.rng),
         }
     }

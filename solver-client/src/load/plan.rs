@@ -129,7 +129,7 @@ impl Plan {
             let Some(grid) = class.warm_up() else {
                 continue;
             };
-            let kind = crate::sliding::query::tables(grid);
+            let kind = crate::family::sliding::query::tables(grid);
             if !kinds.contains(&kind) {
                 kinds.push(kind);
             }

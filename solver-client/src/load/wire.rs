@@ -6,8 +6,8 @@ use solver_proto::v2 as pb;
 
 use super::cases::LoadCase;
 use crate::family::Answer;
+use crate::family::sliding::query::SlidingAnswer;
 use crate::reply::ReplyError;
-use crate::sliding::query::SlidingAnswer;
 
 /// The `solver.v2` request for case `id`.
 pub(crate) fn request(id: u64, case: &LoadCase) -> pb::SolveRequest {
@@ -108,7 +108,7 @@ mod tests {
     #[test]
     fn bounded_replies_are_judged_by_what_they_prove() {
         let mut rng = crate::load::cases::Rng::new(3);
-        let mut case = crate::sliding::load::shapes(&mut rng);
+        let mut case = crate::family::sliding::load::shapes(&mut rng);
         let sliding = case.query.as_sliding().unwrap().clone();
         assert!(sliding.max_ratio.get() > 1.0);
         // One move from the target, whatever the walk was.
@@ -117,7 +117,8 @@ mod tests {
             Some((start, mv))
         });
         let (start, mv) = blank_moves.unwrap();
-        case.query = Query::Sliding(crate::sliding::query::SlidingQuery { start, ..sliding });
+        case.query =
+            Query::Sliding(crate::family::sliding::query::SlidingQuery { start, ..sliding });
         case.at_most = Some(1);
         let back = mv.reverse().letter();
         let there = mv.letter();

@@ -8,9 +8,9 @@ use solver_core::tiles::grid_board::GridBoard;
 
 use crate::embedded::Tables;
 use crate::family::Query;
+use crate::family::sliding::judge::{eight, fifteen};
 use crate::judge::Format;
 use crate::output::Output;
-use crate::sliding::judge::{eight, fifteen};
 
 /// One sliding board of a served size, 2×2 to 8×8.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +41,7 @@ impl AnyBoard {
 
     /// The server tables it needs.
     pub(super) fn kind(&self) -> Tables {
-        crate::sliding::query::tables(self.0.grid())
+        crate::family::sliding::query::tables(self.0.grid())
     }
 }
 
@@ -154,7 +154,7 @@ fn parse_sized(what: &str, text: &str, grid: Grid) -> anyhow::Result<AnyBoard> {
             grid.cells()
         );
     }
-    let board = crate::sliding::any_shape::read_board(grid, text.split_whitespace())
+    let board = crate::family::sliding::any_shape::read_board(grid, text.split_whitespace())
         .map_err(|e| anyhow::anyhow!("{what} {:?} ({grid} board): {e}", shown(text)))?;
     Ok(AnyBoard(board))
 }
@@ -180,7 +180,7 @@ pub(super) fn line(cells: &[u32]) -> String {
 
 /// Draws a board, one row per line, `.` for the blank.
 pub(super) fn write_board(out: &mut Output, board: &AnyBoard) -> io::Result<()> {
-    crate::sliding::draw::write_grid(out, &board.0)
+    crate::family::sliding::draw::write_grid(out, &board.0)
 }
 
 #[cfg(test)]

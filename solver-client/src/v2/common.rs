@@ -5,7 +5,7 @@
 pub(super) struct Common {
     /// The shape, rows x columns (2..=8 each), e.g. `2x4`, as `solve sliding --size` takes it;
     /// the boards are then rows × cols numbers. Default: 9 numbers are 3×3, 16 are 4×4.
-    #[arg(long, value_name = "RxC", value_parser = crate::sliding::any_shape::parse_size)]
+    #[arg(long, value_name = "RxC", value_parser = crate::family::sliding::any_shape::parse_size)]
     pub(super) size: Option<solver_core::tiles::grid::Grid>,
     /// The board to reach (default: the standard goal, blank last), in the same forms as BOARD.
     #[arg(long, value_name = "BOARD")]

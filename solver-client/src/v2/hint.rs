@@ -85,7 +85,7 @@ fn text(response: &pb::HintResponse) -> io::Result<()> {
             .chars()
             .next()
             .and_then(Move::from_letter)
-            .map_or("?", crate::sliding::draw::direction);
+            .map_or("?", crate::family::sliding::draw::direction);
         let best = if mv.distance_after < response.distance {
             "; on an optimal path"
         } else {

@@ -21,7 +21,7 @@ fn parse_size(text: &str) -> Result<Grid, String> {
     match text.trim() {
         "eight" => Grid::new(3, 3).map_err(|e| e.to_string()),
         "fifteen" => Grid::new(4, 4).map_err(|e| e.to_string()),
-        _ => crate::sliding::any_shape::parse_size(text),
+        _ => crate::family::sliding::any_shape::parse_size(text),
     }
 }
 
@@ -61,7 +61,7 @@ pub(super) fn run(
     let seed = args.seed.unwrap_or_else(|| {
         std::collections::hash_map::RandomState::new().hash_one(std::time::SystemTime::now())
     });
-    let kind = crate::sliding::query::tables(args.size);
+    let kind = crate::family::sliding::query::tables(args.size);
     let (rows, cols) = (side(args.size.rows()), side(args.size.cols()));
     let connection = Connection::open(server, link, data, kind, progress)?;
     let request = pb::ScrambleRequest {

@@ -88,7 +88,7 @@ impl Grids {
         if lock(&self.pruning_builds).insert(grid) {
             let solver = Arc::clone(&self.solver);
             start(Box::new(move |pace: &dyn Pace| {
-                solver.build_pruning(grid, pace)
+                solver.build_pruning(grid, pace);
             }));
         }
     }

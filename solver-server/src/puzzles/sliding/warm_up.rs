@@ -124,6 +124,6 @@ pub fn tables_shape(kind: Kind) -> Option<Grid> {
     match kind {
         Kind::Eight => Some(Grid::EIGHT),
         Kind::Fifteen => Some(Grid::FIFTEEN),
-        Kind::Solitaire | Kind::Sliding => None,
+        _ => None,
     }
 }

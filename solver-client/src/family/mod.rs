@@ -1,10 +1,14 @@
 //! The families of puzzles, as the client's shared code sees them: the [`Family`] seam each
 //! family's query implements, and the registries of queries and answers, one variant per family
 //! ([`Query`], [`Answer`]). This is the one file that hands a query or an answer to its family's
-//! module (`sliding/`, `solitaire/`), so the code that carries them never names a family.
+//! module (`sliding/`, `solitaire/`, each a folder here), so the code that carries them never
+//! names a family.
 //!
 //! `Answer` alone is always the answer of any family; a family's own is its `FamilyAnswer`
 //! (`SlidingAnswer`, `SolitaireAnswer`).
+
+pub(crate) mod sliding;
+pub(crate) mod solitaire;
 
 use std::io::{self, Write as _};
 
@@ -15,8 +19,8 @@ use solver_proto::v2::{solve_request, solve_response};
 
 use crate::output::Output;
 use crate::reply::ReplyError;
-use crate::sliding::query::{MaxRatio, SlidingAnswer, SlidingQuery};
-use crate::solitaire::query::{Pair, SolitaireAnswer};
+use sliding::query::{MaxRatio, SlidingAnswer, SlidingQuery};
+use solitaire::query::{Pair, SolitaireAnswer};
 
 /// What the client does with one family's query: how it becomes its part of a `solver.v2`
 /// request, how an outcome of the service is checked into the family's answer (moves replayed,
@@ -189,5 +193,5 @@ impl FamilyAnswer for SolitaireAnswer {
 /// run itself; and the label of their kind in the server's metrics.
 #[cfg(test)]
 pub(crate) fn quick_cases(count: usize) -> (Vec<crate::case::Case>, &'static str) {
-    (crate::solitaire::query::random_cases(count), "solitaire")
+    (solitaire::query::random_cases(count), "solitaire")
 }

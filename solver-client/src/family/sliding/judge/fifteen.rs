@@ -10,11 +10,11 @@ use solver_core::Board4;
 
 use super::{board_from_tokens, write_moves};
 use crate::family::Query;
+use crate::family::sliding::query::SlidingAnswer;
 use crate::judge::format::{FamilyFormat, Item, RenderError, read_cases};
 use crate::judge::recovery::Layout;
 use crate::judge::source::Source;
 use crate::output::Output;
-use crate::sliding::query::SlidingAnswer;
 
 /// The 4×4 formats.
 #[derive(Debug)]

@@ -11,6 +11,7 @@ use solver_core::Board3;
 
 use super::{board_from_tokens, write_moves};
 use crate::family::Query;
+use crate::family::sliding::query::SlidingAnswer;
 use crate::judge::attempt::{Attempt, Read};
 use crate::judge::format::{FamilyFormat, Item, RenderError, read_cases};
 use crate::judge::recovery::Layout;
@@ -18,7 +19,6 @@ use crate::judge::source::Source;
 use crate::judge::tokens::{Token, Tokens};
 use crate::output::Output;
 use crate::read_error::ReadError;
-use crate::sliding::query::SlidingAnswer;
 
 /// The 3×3 "Eight" formats.
 #[derive(Debug)]

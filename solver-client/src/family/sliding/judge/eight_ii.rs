@@ -9,13 +9,13 @@ use std::ops::ControlFlow;
 use super::eight::packed_board3;
 use super::write_moves;
 use crate::family::Query;
+use crate::family::sliding::query::SlidingAnswer;
 use crate::judge::format::{FamilyFormat, Item, RenderError, read_cases};
 use crate::judge::recovery::Layout;
 use crate::judge::source::Source;
 use crate::judge::tokens::Token;
 use crate::output::Output;
 use crate::read_error::ReadError;
-use crate::sliding::query::SlidingAnswer;
 
 /// The HDU 3567 format.
 #[derive(Debug)]

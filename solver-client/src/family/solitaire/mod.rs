@@ -2,7 +2,7 @@
 //! (`query.rs`), the checks of the service's replies (`reply.rs`), how answers are shown
 //! (`draw.rs`), the POJ 1198 / HDU 1401 judge format (`judge.rs`), `solve solitaire`
 //! (`human.rs`) and the load tool's Solitaire cases (`load.rs`). The shared code reaches it only
-//! through its registries: `family.rs`, `judge/problem.rs`, `load/class.rs` and `main.rs`.
+//! through its registries: `family/mod.rs`, `cli.rs`, `judge/problem.rs` and `load/class.rs`.
 
 mod draw;
 pub(crate) mod human;

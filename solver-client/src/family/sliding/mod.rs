@@ -3,8 +3,8 @@
 //! (`query.rs`), the checks of the service's replies (`reply.rs`), how answers and boards are
 //! shown (`draw.rs`), the judge formats (`judge/`), `solve eight|fifteen|sliding` (`human.rs`,
 //! with the any-shape boards, `--size` and `--max-ratio` in `any_shape.rs`) and the load tool's
-//! sliding cases (`load.rs`). The shared code reaches it through the registries (`family.rs`,
-//! `judge/problem.rs`, `load/class.rs`, `main.rs`); the `solver.v2` commands (`v2/`) and the
+//! sliding cases (`load.rs`). The shared code reaches it through the registries (`family/mod.rs`,
+//! `cli.rs`, `judge/problem.rs`, `load/class.rs`); the `solver.v2` commands (`v2/`) and the
 //! watched solve (`watched.rs`), which only sliding boards have, use it directly.
 
 pub(crate) mod any_shape;
