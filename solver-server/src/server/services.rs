@@ -53,8 +53,32 @@ pub(super) fn routes(
     >,
     auth: Option<Arc<Auth>>,
 ) -> Result<Routes, ServeError> {
-    // Every service takes gzip-compressed requests, and compresses its responses for a client
-    // that says it accepts gzip (`grpc-accept-encoding`); others get them uncompressed.
+    let routes = services(shared, config, health)?;
+    // GET and non-gRPC content types are refused before any service sees them, then calls
+    // without a valid bearer token when tokens are asked for; then health `Watch` and
+    // reflection streams take a slot of `--max-streams` as the solver's calls do (`health`).
+    let routes = crate::health::count_streams(
+        routes.routes(),
+        Arc::clone(&shared.streams),
+        config.max_streams,
+    );
+    let routes = match auth {
+        Some(auth) => auth::require(routes, auth),
+        None => routes,
+    };
+    Ok(http::grpc_only(routes))
+}
+
+/// Health, reflection and both solver contracts. Every service takes gzip-compressed requests,
+/// and compresses its responses for a client that says it accepts gzip
+/// (`grpc-accept-encoding`); others get them uncompressed.
+fn services(
+    shared: &Arc<Shared>,
+    config: &Config,
+    health: tonic_health::pb::health_server::HealthServer<
+        impl tonic_health::pb::health_server::Health,
+    >,
+) -> Result<RoutesBuilder, ServeError> {
     let reflection_v1 = reflection()
         .build_v1()?
         .accept_compressed(GZIP)
@@ -74,7 +98,6 @@ pub(super) fn routes(
         .max_encoding_message_size(config.max_message_bytes)
         .accept_compressed(GZIP)
         .send_compressed(GZIP);
-
     let mut routes = RoutesBuilder::default();
     routes
         .add_service(health_service)
@@ -82,19 +105,7 @@ pub(super) fn routes(
         .add_service(reflection_v1alpha)
         .add_service(solver)
         .add_service(solver_v2);
-    // GET and non-gRPC content types are refused before any service sees them, then calls
-    // without a valid bearer token when tokens are asked for; then health `Watch` and
-    // reflection streams take a slot of `--max-streams` as the solver's calls do (`health`).
-    let routes = crate::health::count_streams(
-        routes.routes(),
-        Arc::clone(&shared.streams),
-        config.max_streams,
-    );
-    let routes = match auth {
-        Some(auth) => auth::require(routes, auth),
-        None => routes,
-    };
-    Ok(http::grpc_only(routes))
+    Ok(routes)
 }
 
 /// Reflection over the solver's and the health service's descriptors, listing both.
