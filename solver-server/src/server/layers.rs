@@ -8,7 +8,7 @@ use tower::layer::util::{Identity, Stack};
 use tower_http::cors::CorsLayer;
 
 use crate::arrival::ArrivalLayer;
-use crate::config::Config;
+use crate::config::Web;
 use crate::page::PageLayer;
 use crate::web;
 
@@ -26,9 +26,9 @@ pub(super) type LayeredRouter = Router<Stack<Layers, Identity>>;
 /// Every request is stamped with its arrival first (see `arrival`); the page at `/`, when on, is
 /// answered in front of everything else (see `page`); then CORS and gRPC-Web, for browsers over
 /// HTTP/1.1 or HTTP/2 (see `web`).
-pub(super) fn layers(config: &Config) -> Layers {
+pub(super) fn layers(web_config: &Web) -> Layers {
     ServiceBuilder::new()
         .layer(ArrivalLayer)
-        .layer(PageLayer::new(config.web_page))
-        .layer(web::layers(&config.cors_allowed_origins))
+        .layer(PageLayer::new(web_config.page))
+        .layer(web::layers(&web_config.cors_allowed_origins))
 }

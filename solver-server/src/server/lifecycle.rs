@@ -83,7 +83,7 @@ pub(super) async fn drain_on(
 ) {
     shutdown.await;
     health.shut_down().await;
-    let grace = shared.config.grace_period;
+    let grace = shared.config.shutdown.grace_period;
     tracing::info!(
         ?grace,
         "shutting down: health NOT_SERVING, draining in-flight cases"

@@ -29,14 +29,14 @@ use crate::scheduler::Scheduler;
 use crate::service::Shared;
 
 /// Serves the solver, health and reflection services on `listener` (and metrics on
-/// `config.metrics_listen`) until `shutdown` completes.
+/// `config.metrics.listen`) until `shutdown` completes.
 ///
-/// Health reports NOT_SERVING until the tables named by `config.warm_up` are built, SERVING
-/// after. With `config.data_dir`, the 7-8 pattern databases are then loaded (or built) in the
+/// Health reports NOT_SERVING until the tables named by `config.tables.warm_up` are built, SERVING
+/// after. With `config.tables.data_dir`, the 7-8 pattern databases are then loaded (or built) in the
 /// background, and 15-puzzle cases use them from then on. When `shutdown` completes, health
-/// flips back to NOT_SERVING, the listener closes,
-/// streams stop reading new cases and finish those in flight; whatever is still running after
-/// `config.grace_period` is cancelled and its stream ends with UNAVAILABLE. Then this returns.
+/// flips back to NOT_SERVING, the listener closes, streams stop reading new cases and finish
+/// those in flight; whatever is still running after `config.shutdown.grace_period` is cancelled
+/// and its stream ends with UNAVAILABLE. Then this returns.
 ///
 /// # Errors
 /// [`ServeError`] if the metrics port cannot be bound or the transport fails.
@@ -51,7 +51,7 @@ pub async fn serve(
 /// As [`serve`], with the 8- and 15-puzzle tables of `engine`, which the caller may share
 /// between servers (tests start many servers in one process and build the tables once), and
 /// metrics on `metrics_listener` when given (bound by the caller, so a port picked for it cannot
-/// be taken in between), else on `config.metrics_listen`.
+/// be taken in between), else on `config.metrics.listen`.
 ///
 /// # Errors
 /// As [`serve`].
@@ -64,7 +64,10 @@ pub async fn serve_with(
 ) -> Result<(), ServeError> {
     let config = Arc::new(config);
     let metrics = Arc::new(Metrics::new());
-    let scheduler = Arc::new(Scheduler::new(config.worker_count(), Arc::clone(&metrics)));
+    let scheduler = Arc::new(Scheduler::new(
+        config.scheduling.worker_count(),
+        Arc::clone(&metrics),
+    ));
     let shared = shared_state(&config, &engine, &metrics, &scheduler);
     let local = listener.local_addr()?;
     let stopped = CancellationToken::new();
@@ -72,28 +75,28 @@ pub async fn serve_with(
     // does not start.
     let metrics_port = metrics_port::start(
         metrics_listener,
-        config.metrics_listen,
+        config.metrics.listen,
         local,
         &metrics,
         &stopped,
     )
     .await?;
     let transport = Transport::new(&config)?;
-    let auth = services::load_auth(&config, &stopped)?;
+    let auth = services::load_auth(&config.auth, &stopped)?;
 
     let (health, health_service) = lifecycle::start(&shared).await;
     let routes = services::routes(&shared, &config, health_service, auth)?;
     let router = transport
         .server()
-        .layer(layers::layers(&config))
+        .layer(layers::layers(&config.web))
         .add_routes(routes);
     let signal = lifecycle::drain_on(shutdown, health, Arc::clone(&shared));
 
     tracing::info!(
         addr = %local,
-        workers = config.worker_count(),
+        workers = config.scheduling.worker_count(),
         tls = transport.is_tls(),
-        mutual_tls = config.tls_client_ca.is_some(),
+        mutual_tls = config.tls.client_ca.is_some(),
         "gRPC server listening"
     );
     let served = transport.serve(router, listener, signal, &stopped);
@@ -110,10 +113,10 @@ fn shared_state(
 ) -> Arc<Shared> {
     Arc::new(Shared {
         families: Families::new(config, Arc::clone(engine)),
-        cache: Cache::new(config.cache_entries, Arc::clone(metrics)),
+        cache: Cache::new(config.limits.cache_entries, Arc::clone(metrics)),
         scheduler: Arc::clone(scheduler),
-        search_memory: crate::budget::MemoryBudget::new(config.search_memory_bytes()),
-        streams: Arc::new(Semaphore::new(config.max_streams)),
+        search_memory: crate::budget::MemoryBudget::new(config.limits.search_memory_bytes()),
+        streams: Arc::new(Semaphore::new(config.limits.max_streams)),
         draining: CancellationToken::new(),
         abort: CancellationToken::new(),
         metrics: Arc::clone(metrics),

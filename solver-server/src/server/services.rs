@@ -10,7 +10,7 @@ use tonic::codec::CompressionEncoding;
 use tonic::service::{Routes, RoutesBuilder};
 
 use crate::auth::{self, Auth};
-use crate::config::Config;
+use crate::config::{self, Config};
 use crate::errors::ServeError;
 use crate::http;
 use crate::pb;
@@ -29,10 +29,10 @@ const GZIP: CompressionEncoding = CompressionEncoding::Gzip;
 /// The bearer tokens the configuration asks for, loaded now (a server whose tokens file does not
 /// load does not start) and watched for changes until `stopped`.
 pub(super) fn load_auth(
-    config: &Config,
+    config: &config::Auth,
     stopped: &CancellationToken,
 ) -> Result<Option<Arc<Auth>>, ServeError> {
-    let Some(path) = &config.auth_tokens_file else {
+    let Some(path) = &config.tokens_file else {
         return Ok(None);
     };
     let auth = Auth::load(
@@ -60,7 +60,7 @@ pub(super) fn routes(
     let routes = crate::health::count_streams(
         routes.routes(),
         Arc::clone(&shared.streams),
-        config.max_streams,
+        config.limits.max_streams,
     );
     let routes = match auth {
         Some(auth) => auth::require(routes, auth),
@@ -89,13 +89,13 @@ fn services(
         .send_compressed(GZIP);
     let health_service = health.accept_compressed(GZIP).send_compressed(GZIP);
     let solver = SolverServer::new(SolverService::new(Arc::clone(shared)))
-        .max_decoding_message_size(config.max_message_bytes)
-        .max_encoding_message_size(config.max_message_bytes)
+        .max_decoding_message_size(config.limits.max_message_bytes)
+        .max_encoding_message_size(config.limits.max_message_bytes)
         .accept_compressed(GZIP)
         .send_compressed(GZIP);
     let solver_v2 = SolverServiceServer::new(SolverServiceV2::new(Arc::clone(shared)))
-        .max_decoding_message_size(config.max_message_bytes)
-        .max_encoding_message_size(config.max_message_bytes)
+        .max_decoding_message_size(config.limits.max_message_bytes)
+        .max_encoding_message_size(config.limits.max_message_bytes)
         .accept_compressed(GZIP)
         .send_compressed(GZIP);
     let mut routes = RoutesBuilder::default();

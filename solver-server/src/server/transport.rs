@@ -37,13 +37,13 @@ impl Transport {
     /// not load does not start.
     pub(super) fn new(config: &Config) -> Result<Self, ServeError> {
         Ok(Self {
-            tls: config.tls().map(tls::load).transpose()?,
+            tls: config.tls.paths().map(tls::load).transpose()?,
             // Small stream windows, and a connection window whose half (h2's budget for unread
             // small DATA frames) covers every stream full of one-message frames: a full window
             // slows a sender, never gets it GOAWAY. The arithmetic is in `http`.
-            limits: Http2Limits::new(config.max_streams, config.stream_window),
-            max_connection_age: config.max_connection_age,
-            handshake_timeout: config.handshake_timeout,
+            limits: Http2Limits::new(config.limits.max_streams, config.transport.stream_window),
+            max_connection_age: config.transport.max_connection_age,
+            handshake_timeout: config.transport.handshake_timeout,
         })
     }
 
