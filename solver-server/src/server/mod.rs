@@ -12,6 +12,7 @@ mod services;
 mod transport;
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
@@ -64,11 +65,7 @@ pub async fn serve_with(
 ) -> Result<(), ServeError> {
     let config = Arc::new(config);
     let metrics = Arc::new(Metrics::new());
-    let scheduler = Arc::new(Scheduler::new(
-        config.scheduling.worker_count(),
-        Arc::clone(&metrics),
-    ));
-    let shared = shared_state(&config, &engine, &metrics, &scheduler);
+    let shared = shared_state(&config, &engine, &metrics);
     let local = listener.local_addr()?;
     let stopped = CancellationToken::new();
     // The metrics port, the TLS files and the tokens first: a server that cannot have them
@@ -92,29 +89,19 @@ pub async fn serve_with(
         .add_routes(routes);
     let signal = lifecycle::drain_on(shutdown, health, Arc::clone(&shared));
 
-    tracing::info!(
-        addr = %local,
-        workers = config.scheduling.worker_count(),
-        tls = transport.is_tls(),
-        mutual_tls = config.tls.client_ca.is_some(),
-        "gRPC server listening"
-    );
+    log_listening(local, &config, &transport);
     let served = transport.serve(router, listener, signal, &stopped);
     lifecycle::finish(served, &shared, stopped, metrics_port).await
 }
 
 /// What every call of the server shares: its configuration, tables, cache, scheduler and
 /// limits.
-fn shared_state(
-    config: &Arc<Config>,
-    engine: &Arc<Engine>,
-    metrics: &Arc<Metrics>,
-    scheduler: &Arc<Scheduler>,
-) -> Arc<Shared> {
+fn shared_state(config: &Arc<Config>, engine: &Arc<Engine>, metrics: &Arc<Metrics>) -> Arc<Shared> {
+    let scheduler = Scheduler::new(config.scheduling.worker_count(), Arc::clone(metrics));
     Arc::new(Shared {
         families: Families::new(config, Arc::clone(engine)),
         cache: Cache::new(config.limits.cache_entries, Arc::clone(metrics)),
-        scheduler: Arc::clone(scheduler),
+        scheduler: Arc::new(scheduler),
         search_memory: crate::budget::MemoryBudget::new(config.limits.search_memory_bytes()),
         streams: Arc::new(Semaphore::new(config.limits.max_streams)),
         draining: CancellationToken::new(),
@@ -122,4 +109,15 @@ fn shared_state(
         metrics: Arc::clone(metrics),
         config: Arc::clone(config),
     })
+}
+
+/// The line that says the server is up, and how.
+fn log_listening(addr: SocketAddr, config: &Config, transport: &Transport) {
+    tracing::info!(
+        addr = %addr,
+        workers = config.scheduling.worker_count(),
+        tls = transport.is_tls(),
+        mutual_tls = config.tls.client_ca.is_some(),
+        "gRPC server listening"
+    );
 }
