@@ -85,20 +85,18 @@ impl Embedded {
             .map_err(EmbeddedError::Bind)?;
         let addr = listener.local_addr().map_err(EmbeddedError::Bind)?;
         let (findings, found) = Findings::channel();
-        let config = Config {
-            warm_up: warm_up
-                .into_iter()
-                .filter_map(Tables::kind)
-                .collect::<Vec<_>>()
-                .into(),
-            // Stored databases are loaded, built ones stored, so only the first run builds; a
-            // short-lived client never builds the 7-8 set by itself (`databases build` does).
-            no_data_dir: data.path().is_none(),
-            data_dir: data.path().map(Into::into),
-            findings,
-            build_databases: false,
-            ..Config::default()
-        };
+        let mut config = Config::default();
+        config.tables.warm_up = warm_up
+            .into_iter()
+            .filter_map(Tables::kind)
+            .collect::<Vec<_>>()
+            .into();
+        // Stored databases are loaded, built ones stored, so only the first run builds; a
+        // short-lived client never builds the 7-8 set by itself (`databases build` does).
+        config.tables.no_data_dir = data.path().is_none();
+        config.tables.data_dir = data.path().map(Into::into);
+        config.tables.findings = findings;
+        config.tables.build_databases = false;
         let (shutdown, stop) = oneshot::channel::<()>();
         std::thread::Builder::new()
             .name("embedded-server".to_owned())

@@ -440,10 +440,7 @@ fn tokens_against_a_server_that_checks_them() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("tokens");
     std::fs::write(&file, "good-token\n").unwrap();
-    let server = Server::start_with(move |config| solver_server::Config {
-        auth_tokens_file: Some(file),
-        ..config
-    });
+    let server = Server::start_with(move |config| config.auth.tokens_file = Some(file));
     let url = server.url();
     // No token, or a wrong one: refused, exit code 3, for a run and for a single call.
     for token in [None, Some("wrong")] {

@@ -26,26 +26,23 @@ impl Server {
     /// Starts a server with the tests' data directory, never building the 7-8 databases in the
     /// background.
     pub(crate) fn start() -> Self {
-        Self::start_with(|config| config)
+        Self::start_with(|_| {})
     }
 
     /// Starts a server as [`start`](Self::start) does, with `change` applied to its
     /// configuration (TLS files, say).
-    pub(crate) fn start_with(
-        change: impl FnOnce(solver_server::Config) -> solver_server::Config,
-    ) -> Self {
+    pub(crate) fn start_with(change: impl FnOnce(&mut solver_server::Config)) -> Self {
         // One I/O thread, as the embedded server has: searches run on the server's own pool.
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
             .build()
             .expect("a runtime for the server");
-        let config = solver_server::Config {
-            data_dir: Some(data_dir()),
-            build_databases: false,
-            ..solver_server::Config::default()
-        };
-        let server = runtime.block_on(TestServer::start(change(config)));
+        let mut config = solver_server::Config::default();
+        config.tables.data_dir = Some(data_dir());
+        config.tables.build_databases = false;
+        change(&mut config);
+        let server = runtime.block_on(TestServer::start(config));
         Self {
             server,
             runtime: Some(runtime),

@@ -27,11 +27,10 @@ fn tls_server(dir: &Path, ca: &Ca, names: &[&str], client_ca: Option<&Ca>) -> Se
         client_ca.write(&dir.join("client-ca.pem"));
     }
     let dir = dir.to_owned();
-    Server::start_with(move |config| solver_server::Config {
-        tls_cert: Some(dir.join("server.pem")),
-        tls_key: Some(dir.join("server.key")),
-        tls_client_ca: client_ca.map(|_| dir.join("client-ca.pem")),
-        ..config
+    Server::start_with(move |config| {
+        config.tls.cert = Some(dir.join("server.pem"));
+        config.tls.key = Some(dir.join("server.key"));
+        config.tls.client_ca = client_ca.map(|_| dir.join("client-ca.pem"));
     })
 }
 

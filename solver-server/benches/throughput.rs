@@ -100,12 +100,10 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 async fn start(cache_entries: usize) -> TestServer {
-    TestServer::start(Config {
-        cache_entries,
-        warm_up: vec![Kind::Eight].into(),
-        ..Config::default()
-    })
-    .await
+    let mut config = Config::default();
+    config.limits.cache_entries = cache_entries;
+    config.tables.warm_up = vec![Kind::Eight].into();
+    TestServer::start(config).await
 }
 
 /// Sends `cases` cases on one stream and checks every reply is a solution; returns the count.

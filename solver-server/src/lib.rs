@@ -31,7 +31,7 @@ mod auth;
 mod budget;
 mod cache;
 mod coalesce;
-mod config;
+pub mod config;
 mod convert;
 mod errors;
 mod health;

@@ -216,9 +216,9 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 }
 
 async fn run(config: Config) -> anyhow::Result<()> {
-    let listener = tokio::net::TcpListener::bind(config.listen)
+    let listener = tokio::net::TcpListener::bind(config.transport.listen)
         .await
-        .with_context(|| format!("cannot listen on {}", config.listen))?;
+        .with_context(|| format!("cannot listen on {}", config.transport.listen))?;
     solver_server::serve(listener, config, shutdown_signal())
         .await
         .context("server failed")

@@ -18,7 +18,7 @@ use tonic::{Code, Request, Status};
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
 
-use crate::common::{TestServer, config, v2_eight};
+use crate::common::{TestServer, config_with, v2_eight};
 
 /// Adds the caller's `authorization` header to every call.
 type Stamp = Box<dyn FnMut(Request<()>) -> Result<Request<()>, Status> + Send>;
@@ -101,12 +101,11 @@ async fn wait_until_alpha_is(server: &TestServer, valid: bool) -> Option<Status>
 }
 
 fn auth_config(tokens: PathBuf) -> Config {
-    Config {
-        auth_tokens_file: Some(tokens),
-        max_streams_per_token: 2,
-        max_cases_per_token: 4,
-        ..config()
-    }
+    config_with(|config| {
+        config.auth.tokens_file = Some(tokens);
+        config.auth.max_streams_per_token = 2;
+        config.auth.max_cases_per_token = 4;
+    })
 }
 
 #[tokio::test]
@@ -294,11 +293,7 @@ async fn health_watch_needs_a_token_and_counts_against_it_but_check_does_not() {
 
 #[tokio::test]
 async fn health_watch_streams_over_the_stream_limit_are_refused_until_some_close() {
-    let server = TestServer::start(Config {
-        max_streams: 2,
-        ..config()
-    })
-    .await;
+    let server = TestServer::start(config_with(|config| config.limits.max_streams = 2)).await;
     let open = [
         watch(&server, None).await.unwrap(),
         watch(&server, None).await.unwrap(),

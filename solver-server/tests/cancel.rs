@@ -3,12 +3,12 @@
 use std::time::{Duration, Instant};
 
 use futures::StreamExt as _;
-use solver_server::{Config, Kind};
+use solver_server::Kind;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Code, Request};
 
-use crate::common::{TestServer, cells, config, endless, sliding, warm_up};
+use crate::common::{TestServer, cells, config, config_with, endless, sliding, warm_up};
 
 const RUNNING: &str = r#"solver_searches_running{kind="fifteen"}"#;
 const IN_FLIGHT: &str = r#"solver_cases_in_flight{kind="fifteen"}"#;
@@ -73,11 +73,7 @@ async fn a_client_that_cancels_stops_its_hard_search() {
 async fn a_deadline_that_passes_ends_the_stream_and_its_search() {
     // The 15-puzzle databases, built before the timing starts (building them cannot be stopped).
     warm_up(Kind::Fifteen).await;
-    let server = TestServer::start(Config {
-        workers: 1,
-        ..config()
-    })
-    .await;
+    let server = TestServer::start(config_with(|config| config.scheduling.workers = 1)).await;
     let mut client = server.client().await;
     let (hard, target) = endless();
     let mut request = Request::new(

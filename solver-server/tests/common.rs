@@ -17,15 +17,21 @@ pub(crate) use solver_test_support::server::{TestServer, warm_up};
 /// tests' own data directory, never the user's cache, where the 7-8 set is never built (minutes
 /// and 1.5 GB; the 6-6-3 answers are the ones tests expect).
 pub(crate) fn config() -> Config {
-    Config {
-        warm_up: Vec::new().into(),
-        data_dir: Some(test_data_dir()),
-        build_databases: false,
-        // Small tables for the other shapes: built in a moment (3×4 and 2×6, 180 MB while
-        // built, are left to Manhattan distance).
-        table_memory: 64,
-        ..Config::default()
-    }
+    let mut config = Config::default();
+    config.tables.warm_up = Vec::new().into();
+    config.tables.data_dir = Some(test_data_dir());
+    config.tables.build_databases = false;
+    // Small tables for the other shapes: built in a moment (3×4 and 2×6, 180 MB while built,
+    // are left to Manhattan distance).
+    config.tables.memory = 64;
+    config
+}
+
+/// The test configuration with `change` made to it.
+pub(crate) fn config_with(change: impl FnOnce(&mut Config)) -> Config {
+    let mut config = config();
+    change(&mut config);
+    config
 }
 
 /// The data directory every test shares, under the target directory: databases a test builds

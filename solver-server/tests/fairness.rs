@@ -5,13 +5,13 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt as _;
 use solver_core::Board4;
+use solver_server::Kind;
 use solver_server::pb::{self, sliding_reply, solitaire_reply};
-use solver_server::{Config, Kind};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
 
-use crate::common::{Lcg, TestServer, cells, config, endless, goal3, sliding, walk, warm_up};
+use crate::common::{Lcg, TestServer, cells, config_with, endless, goal3, sliding, walk, warm_up};
 
 const RUNNING: &str = r#"solver_searches_running{kind="fifteen"}"#;
 
@@ -129,11 +129,10 @@ async fn easy_cases(server: &TestServer) {
 async fn cheap_cases_are_answered_while_hard_searches_run() {
     // The 15-puzzle databases, built before the timing starts (building them cannot be stopped).
     warm_up(Kind::Fifteen).await;
-    let server = TestServer::start(Config {
-        workers: 2,
-        cache_entries: 0,
-        ..config()
-    })
+    let server = TestServer::start(config_with(|config| {
+        config.scheduling.workers = 2;
+        config.limits.cache_entries = 0;
+    }))
     .await;
     let (tx, replies) = hard_stream(&server, 2).await;
     wait_for(&server, RUNNING, 2.0, Duration::from_secs(10)).await;
@@ -158,11 +157,10 @@ async fn cheap_cases_are_answered_while_hard_searches_run() {
 /// server is blocked sending to it: nothing stays counted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gauges_return_to_zero_when_a_stalled_client_leaves() {
-    let server = TestServer::start(Config {
-        window: 64,
-        batch: 16,
-        ..config()
-    })
+    let server = TestServer::start(config_with(|config| {
+        config.scheduling.window = 64;
+        config.scheduling.batch = 16;
+    }))
     .await;
     let mut rng = Lcg::new(7);
     // Half of them unsolvable: those are answered by the stream's own task, which is what
@@ -203,11 +201,10 @@ async fn gauges_return_to_zero_when_a_stalled_client_leaves() {
 async fn shutdown_answers_the_quick_cases_behind_hard_searches() {
     // The 15-puzzle databases, built before the timing starts (building them cannot be stopped).
     warm_up(Kind::Fifteen).await;
-    let mut server = TestServer::start(Config {
-        workers: 2,
-        grace_period: Duration::from_secs(2),
-        ..config()
-    })
+    let mut server = TestServer::start(config_with(|config| {
+        config.scheduling.workers = 2;
+        config.shutdown.grace_period = Duration::from_secs(2);
+    }))
     .await;
     let (hard, target) = endless();
     let mut rng = Lcg::new(11);

@@ -11,11 +11,10 @@ use solver_core::tiles::grid_board::GridBoard;
 use solver_proto::v2::{
     Quality, ScrambleRequest, SlidingPuzzle, SolveRequest, VerifyRequest, solve_request,
 };
-use solver_server::Config;
 use tokio_stream::StreamExt as _;
 use tonic::Code;
 
-use crate::common::{Lcg, TestServer, config, goal3};
+use crate::common::{Lcg, TestServer, config, config_with, goal3};
 
 fn grid_request(start: &GridBoard, max_ratio: f64) -> SolveRequest {
     SolveRequest {
@@ -153,11 +152,7 @@ async fn cheap_calls_beside(server: &TestServer, flood: impl Future<Output = ()>
 /// of them; and a client's many unary calls were as many shares of the CPU.)
 #[tokio::test]
 async fn bounded_searches_do_not_starve_another_clients_cheap_calls() {
-    let server = TestServer::start(Config {
-        workers: 2,
-        ..config()
-    })
-    .await;
+    let server = TestServer::start(config_with(|config| config.scheduling.workers = 2)).await;
     let grid = Grid::new(5, 5).unwrap();
     let mut rng = Lcg::new(23);
     let boards: Vec<GridBoard> = (0..8).map(|_| far_board(grid, &mut rng)).collect();
@@ -265,11 +260,10 @@ async fn passed_deadlines_end_deadline_exceeded() {
 #[tokio::test]
 async fn waiting_for_a_table_build_obeys_the_case_limit() {
     let data = tempfile_dir("wait-for-build");
-    let server = TestServer::start(Config {
-        data_dir: Some(data.clone()),
-        case_timeout: Duration::from_millis(50),
-        ..config()
-    })
+    let server = TestServer::start(config_with(|config| {
+        config.tables.data_dir = Some(data.clone());
+        config.cases.timeout = Duration::from_millis(50);
+    }))
     .await;
     let mut client = server.client_v2().await;
     let grid = Grid::new(4, 5).unwrap();

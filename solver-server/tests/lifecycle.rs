@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt as _;
 use solver_server::pb::{self, sliding_reply};
-use solver_server::{Config, Kind, ServeError, Squares, tables_shape};
+use solver_server::{Kind, ServeError, Squares, tables_shape};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
@@ -13,7 +13,7 @@ use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
 
-use crate::common::{TestServer, cells, config, endless, sliding, warm_up};
+use crate::common::{TestServer, cells, config, config_with, endless, sliding, warm_up};
 
 /// Longest any step of these tests may take.
 const LIMIT: Duration = Duration::from_secs(30);
@@ -28,12 +28,11 @@ async fn health_is_serving_only_between_warm_up_and_shutdown() {
     // the other tests built or stored.
     let squares = Arc::new(Squares::new());
     let mut server = TestServer::start_with(
-        Config {
-            warm_up: vec![Kind::Eight, Kind::Fifteen].into(),
-            grace_period: Duration::from_millis(200),
-            no_data_dir: true,
-            ..config()
-        },
+        config_with(|config| {
+            config.tables.warm_up = vec![Kind::Eight, Kind::Fifteen].into();
+            config.shutdown.grace_period = Duration::from_millis(200);
+            config.tables.no_data_dir = true;
+        }),
         Arc::clone(&squares),
     )
     .await;
@@ -154,10 +153,9 @@ async fn reflection_lists_the_solver_in_v1_and_v1alpha() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_drains_cases_in_flight_then_ends_the_stream() {
     warm_up(Kind::Fifteen).await;
-    let mut server = TestServer::start(Config {
-        grace_period: Duration::from_secs(30),
-        ..config()
-    })
+    let mut server = TestServer::start(config_with(|config| {
+        config.shutdown.grace_period = Duration::from_secs(30);
+    }))
     .await;
     let mut client = server.client().await;
     let (tx, rx) = mpsc::channel(4);
@@ -217,10 +215,7 @@ async fn a_busy_metrics_port_is_a_clear_error() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let err = solver_server::serve(
         listener,
-        Config {
-            metrics_listen: Some(addr),
-            ..config()
-        },
+        config_with(|config| config.metrics.listen = Some(addr)),
         std::future::pending(),
     )
     .await
@@ -241,12 +236,11 @@ async fn unusable_stored_databases_fall_back_to_6_6_3() {
     std::fs::write(&file, b"SLIDEPDB but not really").unwrap();
     let empty = std::env::temp_dir().join(format!("solver-empty-{}", std::process::id()));
     for dir in [&corrupt, &empty] {
-        let server = TestServer::start(Config {
-            warm_up: vec![Kind::Fifteen].into(),
-            data_dir: Some(dir.clone()),
-            build_databases: false,
-            ..config()
-        })
+        let server = TestServer::start(config_with(|config| {
+            config.tables.warm_up = vec![Kind::Fifteen].into();
+            config.tables.data_dir = Some(dir.clone());
+            config.tables.build_databases = false;
+        }))
         .await;
         let mut health = HealthClient::new(server.channel().await);
         let started = Instant::now();

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
-use crate::common::{TestServer, config};
+use crate::common::{TestServer, config, config_with};
 
 /// A response's status code, headers (names lower-cased) and body.
 struct Reply {
@@ -117,11 +117,7 @@ async fn the_page_and_its_files_are_served_at_the_root() {
 
 #[tokio::test]
 async fn the_flag_turns_the_page_off() {
-    let server = TestServer::start(solver_server::Config {
-        web_page: false,
-        ..config()
-    })
-    .await;
+    let server = TestServer::start(config_with(|config| config.web.page = false)).await;
     for path in ["/", "/app.js", "/app.css"] {
         let reply = http1(server.addr, "GET", path).await;
         assert_ne!(reply.status, 200, "{path}");
@@ -135,8 +131,8 @@ async fn the_flag_turns_the_page_off() {
 #[test]
 fn the_flag_and_its_variable() {
     use clap::Parser as _;
-    assert!(solver_server::Config::default().web_page);
+    assert!(solver_server::Config::default().web.page);
     let off = solver_server::Config::try_parse_from(["solver-server", "--web-page", "false"])
         .expect("the flag parses");
-    assert!(!off.web_page);
+    assert!(!off.web.page);
 }

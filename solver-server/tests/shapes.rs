@@ -11,10 +11,9 @@ use solver_proto::v2::{
     self as pb, Limits, Quality, SlidingPuzzle, SolveRequest, solution, solve_request,
     solve_response,
 };
-use solver_server::Config;
 use tonic::Code;
 
-use crate::common::{Lcg, TestServer, config};
+use crate::common::{Lcg, TestServer, config, config_with};
 
 fn request(id: &str, start: &GridBoard, target: Option<&GridBoard>) -> SolveRequest {
     let cells = |b: &GridBoard| b.cells().iter().map(|&c| u32::from(c)).collect();
@@ -92,11 +91,7 @@ async fn small_shapes_are_optimal_and_lexicographically_smallest() {
 #[tokio::test]
 async fn larger_shapes_near_their_target_match_breadth_first_search() {
     // IDA* with Manhattan distance alone (no tables built): a case each of eight shapes.
-    let server = TestServer::start(Config {
-        table_memory: 0,
-        ..config()
-    })
-    .await;
+    let server = TestServer::start(config_with(|config| config.tables.memory = 0)).await;
     let mut client = server.client_v2().await;
     let mut rng = Lcg::new(29);
     // The walk from the target, shorter on the largest boards: the BFS oracle's generic code

@@ -6,12 +6,11 @@ use std::time::Duration;
 use futures::{StreamExt as _, TryStreamExt as _};
 use solver_core::solitaire::{self, Position, Square};
 use solver_core::{Board3, Board4};
-use solver_server::Config;
 use solver_server::pb::{self, sliding_reply, solitaire_reply};
 use tonic::Code;
 
 use crate::common::{
-    Lcg, TestServer, cells, checked_moves, config, endless, goal3, korf, sliding, walk,
+    Lcg, TestServer, cells, checked_moves, config, config_with, endless, goal3, korf, sliding, walk,
 };
 
 /// Longest a stream of these tests may take.
@@ -339,11 +338,7 @@ async fn repeated_cases_and_path_suffixes_hit_the_cache() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_disabled_cache_never_answers() {
-    let server = TestServer::start(Config {
-        cache_entries: 0,
-        ..config()
-    })
-    .await;
+    let server = TestServer::start(config_with(|config| config.limits.cache_entries = 0)).await;
     let board = walk(goal3(), 20, &mut Lcg::new(3));
     for id in 0..2 {
         let reply = eight(&server, vec![sliding(id, &cells(&board), &[])]).await;
@@ -355,10 +350,9 @@ async fn a_disabled_cache_never_answers() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn budgets_give_per_case_resource_exhausted_and_the_stream_goes_on() {
-    let server = TestServer::start(Config {
-        case_timeout: Duration::from_millis(300),
-        ..config()
-    })
+    let server = TestServer::start(config_with(|config| {
+        config.cases.timeout = Duration::from_millis(300);
+    }))
     .await;
     let (hard, target) = endless();
     let easy = walk(Board4::goal(), 10, &mut Lcg::new(5));
@@ -398,11 +392,10 @@ async fn budgets_give_per_case_resource_exhausted_and_the_stream_goes_on() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_small_window_still_answers_everything() {
-    let server = TestServer::start(Config {
-        window: 2,
-        batch: 1,
-        ..config()
-    })
+    let server = TestServer::start(config_with(|config| {
+        config.scheduling.window = 2;
+        config.scheduling.batch = 1;
+    }))
     .await;
     let mut rng = Lcg::new(11);
     let requests: Vec<_> = (0..500)
@@ -415,11 +408,7 @@ async fn a_small_window_still_answers_everything() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streams_over_the_limit_are_refused() {
-    let server = TestServer::start(Config {
-        max_streams: 1,
-        ..config()
-    })
-    .await;
+    let server = TestServer::start(config_with(|config| config.limits.max_streams = 1)).await;
     let mut client = server.client().await;
     let (tx, rx) = tokio::sync::mpsc::channel(1);
     let _open = client
@@ -440,11 +429,10 @@ async fn streams_over_the_limit_are_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_stops_reading_is_held_to_the_window() {
-    let server = TestServer::start(Config {
-        window: 8,
-        batch: 4,
-        ..config()
-    })
+    let server = TestServer::start(config_with(|config| {
+        config.scheduling.window = 8;
+        config.scheduling.batch = 4;
+    }))
     .await;
     // This client's own h2 counts the small reply frames it leaves unread against a budget of
     // half its connection window; a large window keeps the client from ending the connection
@@ -505,11 +493,8 @@ async fn a_client_that_stops_reading_is_held_to_the_window() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_oversized_message_ends_the_stream_with_a_status() {
-    let server = TestServer::start(Config {
-        max_message_bytes: 256,
-        ..config()
-    })
-    .await;
+    let server =
+        TestServer::start(config_with(|config| config.limits.max_message_bytes = 256)).await;
     let mut client = server.client().await;
     let requests = vec![
         sliding(1, &[1, 2, 3, 4, 5, 6, 7, 0, 8], &[]),

@@ -11,7 +11,7 @@ use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
 
 use solver_test_support::tls::Ca;
 
-use crate::common::{TestServer, config};
+use crate::common::{TestServer, config_with};
 
 /// A fresh directory for one test's files.
 fn dir(name: &str) -> PathBuf {
@@ -31,12 +31,11 @@ fn write(path: &Path, text: &str) {
 }
 
 fn tls_config(dir: &Path, client_ca: bool) -> Config {
-    Config {
-        tls_cert: Some(dir.join("cert.pem")),
-        tls_key: Some(dir.join("key.pem")),
-        tls_client_ca: client_ca.then(|| dir.join("client-ca.pem")),
-        ..config()
-    }
+    config_with(|config| {
+        config.tls.cert = Some(dir.join("cert.pem"));
+        config.tls.key = Some(dir.join("key.pem"));
+        config.tls.client_ca = client_ca.then(|| dir.join("client-ca.pem"));
+    })
 }
 
 /// Connects over TLS trusting `ca`, with a client identity if given, and solves one case.

@@ -12,7 +12,7 @@ use solver_server::Config;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
-use crate::common::{TestServer, config, v2_eight};
+use crate::common::{TestServer, config, config_with, v2_eight};
 
 const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 const DATA: u8 = 0x0;
@@ -377,10 +377,7 @@ async fn one_message_frames_left_unread_keep_their_streams() {
 
 /// A server whose connections must finish their handshake within half a second.
 fn quick() -> Config {
-    Config {
-        handshake_timeout: Duration::from_millis(500),
-        ..config()
-    }
+    config_with(|config| config.transport.handshake_timeout = Duration::from_millis(500))
 }
 
 /// Waits up to `wait` for the server to close `socket`; returns what it sent and when it

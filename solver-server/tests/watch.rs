@@ -10,10 +10,9 @@ use solver_proto::v2::{
     self as pb, SlidingPuzzle, SolveRequest, SolveWatchRequest, solve_request,
     solve_watch_response::Event,
 };
-use solver_server::Config;
 use tonic::Code;
 
-use crate::common::{Lcg, TestServer, config};
+use crate::common::{Lcg, TestServer, config, config_with};
 
 fn case(start: &GridBoard) -> SolveRequest {
     SolveRequest {
@@ -89,11 +88,7 @@ fn check_progress(progress: &[pb::SolveProgress], start: &GridBoard) {
 /// A server that builds no table for the other shapes: their optimal searches use Manhattan
 /// distance, so a hard board stays hard and an easy one needs no build.
 async fn without_tables() -> TestServer {
-    TestServer::start(Config {
-        table_memory: 0,
-        ..config()
-    })
-    .await
+    TestServer::start(config_with(|config| config.tables.memory = 0)).await
 }
 
 #[tokio::test]

@@ -67,7 +67,7 @@ impl TestServer {
         // Bound here and handed over, so no other socket can take the port in between.
         let metrics_listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
         let metrics = metrics_listener.local_addr().expect("a bound address");
-        config.metrics_listen = Some(metrics);
+        config.metrics.listen = Some(metrics);
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(solver_server::serve_with(
             listener,

@@ -52,20 +52,26 @@ impl Health {
     }
 }
 
-impl Health {
-    /// The health service, NOT_SERVING until the warm-up reports SERVING.
-    pub(super) async fn start() -> (
-        Self,
-        tonic_health::pb::health_server::HealthServer<impl tonic_health::pb::health_server::Health>,
-    ) {
-        let (reporter, service) = tonic_health::server::health_reporter();
-        let health = Self {
-            reporter,
-            shutting_down: Arc::new(Mutex::new(false)),
-        };
-        health.set(ServingStatus::NotServing).await;
-        (health, service)
-    }
+/// Starts the health service, NOT_SERVING, and the warm-up of `shared`'s tables, which reports
+/// SERVING when done (each puzzle family's warm-up is its own: `crate::puzzles`).
+pub(super) async fn start(
+    shared: &Arc<Shared>,
+) -> (
+    Health,
+    tonic_health::pb::health_server::HealthServer<impl tonic_health::pb::health_server::Health>,
+) {
+    let (reporter, service) = tonic_health::server::health_reporter();
+    let health = Health {
+        reporter,
+        shutting_down: Arc::new(Mutex::new(false)),
+    };
+    health.set(ServingStatus::NotServing).await;
+    let serving = health.clone();
+    crate::puzzles::warm_up(
+        shared,
+        Box::new(move || Box::pin(async move { serving.set(ServingStatus::Serving).await })),
+    );
+    (health, service)
 }
 
 /// Waits for `shutdown`, then reports NOT_SERVING, stops the streams reading (they finish what
@@ -77,7 +83,7 @@ pub(super) async fn drain_on(
 ) {
     shutdown.await;
     health.shut_down().await;
-    let grace = shared.config.grace_period;
+    let grace = shared.config.shutdown.grace_period;
     tracing::info!(
         ?grace,
         "shutting down: health NOT_SERVING, draining in-flight cases"

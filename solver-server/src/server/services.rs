@@ -10,7 +10,7 @@ use tonic::codec::CompressionEncoding;
 use tonic::service::{Routes, RoutesBuilder};
 
 use crate::auth::{self, Auth};
-use crate::config::Config;
+use crate::config::{self, Config};
 use crate::errors::ServeError;
 use crate::http;
 use crate::pb;
@@ -29,10 +29,10 @@ const GZIP: CompressionEncoding = CompressionEncoding::Gzip;
 /// The bearer tokens the configuration asks for, loaded now (a server whose tokens file does not
 /// load does not start) and watched for changes until `stopped`.
 pub(super) fn load_auth(
-    config: &Config,
+    config: &config::Auth,
     stopped: &CancellationToken,
 ) -> Result<Option<Arc<Auth>>, ServeError> {
-    let Some(path) = &config.auth_tokens_file else {
+    let Some(path) = &config.tokens_file else {
         return Ok(None);
     };
     let auth = Auth::load(
@@ -53,8 +53,32 @@ pub(super) fn routes(
     >,
     auth: Option<Arc<Auth>>,
 ) -> Result<Routes, ServeError> {
-    // Every service takes gzip-compressed requests, and compresses its responses for a client
-    // that says it accepts gzip (`grpc-accept-encoding`); others get them uncompressed.
+    let routes = services(shared, config, health)?;
+    // GET and non-gRPC content types are refused before any service sees them, then calls
+    // without a valid bearer token when tokens are asked for; then health `Watch` and
+    // reflection streams take a slot of `--max-streams` as the solver's calls do (`health`).
+    let routes = crate::health::count_streams(
+        routes.routes(),
+        Arc::clone(&shared.streams),
+        config.limits.max_streams,
+    );
+    let routes = match auth {
+        Some(auth) => auth::require(routes, auth),
+        None => routes,
+    };
+    Ok(http::grpc_only(routes))
+}
+
+/// Health, reflection and both solver contracts. Every service takes gzip-compressed requests,
+/// and compresses its responses for a client that says it accepts gzip
+/// (`grpc-accept-encoding`); others get them uncompressed.
+fn services(
+    shared: &Arc<Shared>,
+    config: &Config,
+    health: tonic_health::pb::health_server::HealthServer<
+        impl tonic_health::pb::health_server::Health,
+    >,
+) -> Result<RoutesBuilder, ServeError> {
     let reflection_v1 = reflection()
         .build_v1()?
         .accept_compressed(GZIP)
@@ -65,16 +89,15 @@ pub(super) fn routes(
         .send_compressed(GZIP);
     let health_service = health.accept_compressed(GZIP).send_compressed(GZIP);
     let solver = SolverServer::new(SolverService::new(Arc::clone(shared)))
-        .max_decoding_message_size(config.max_message_bytes)
-        .max_encoding_message_size(config.max_message_bytes)
+        .max_decoding_message_size(config.limits.max_message_bytes)
+        .max_encoding_message_size(config.limits.max_message_bytes)
         .accept_compressed(GZIP)
         .send_compressed(GZIP);
     let solver_v2 = SolverServiceServer::new(SolverServiceV2::new(Arc::clone(shared)))
-        .max_decoding_message_size(config.max_message_bytes)
-        .max_encoding_message_size(config.max_message_bytes)
+        .max_decoding_message_size(config.limits.max_message_bytes)
+        .max_encoding_message_size(config.limits.max_message_bytes)
         .accept_compressed(GZIP)
         .send_compressed(GZIP);
-
     let mut routes = RoutesBuilder::default();
     routes
         .add_service(health_service)
@@ -82,19 +105,7 @@ pub(super) fn routes(
         .add_service(reflection_v1alpha)
         .add_service(solver)
         .add_service(solver_v2);
-    // GET and non-gRPC content types are refused before any service sees them, then calls
-    // without a valid bearer token when tokens are asked for; then health `Watch` and
-    // reflection streams take a slot of `--max-streams` as the solver's calls do (`health`).
-    let routes = crate::health::count_streams(
-        routes.routes(),
-        Arc::clone(&shared.streams),
-        config.max_streams,
-    );
-    let routes = match auth {
-        Some(auth) => auth::require(routes, auth),
-        None => routes,
-    };
-    Ok(http::grpc_only(routes))
+    Ok(routes)
 }
 
 /// Reflection over the solver's and the health service's descriptors, listing both.

@@ -154,11 +154,11 @@ impl CaseLimits {
 
     /// The stop check for a case starting now, with the request's node budget (0 = default).
     pub(crate) fn stop(&self, requested_nodes: u64) -> CaseStop {
-        let case_deadline = Instant::now() + self.config.case_timeout;
+        let case_deadline = Instant::now() + self.config.cases.timeout;
         let deadline = self
             .call_deadline
             .map_or(case_deadline, |call| call.min(case_deadline));
-        let node_budget = self.config.node_budget_for(requested_nodes);
+        let node_budget = self.config.cases.node_budget_for(requested_nodes);
         let mut stop = Stop::never()
             .with_flag(Arc::clone(&self.cancelled))
             .with_deadline(deadline);
@@ -195,7 +195,7 @@ impl CaseLimits {
                     proven: Proven::default(),
                 },
                 _ => Failure::TimeLimit {
-                    limit: self.config.case_timeout,
+                    limit: self.config.cases.timeout,
                     nodes,
                     proven: Proven::default(),
                 },

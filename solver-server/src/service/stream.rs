@@ -129,7 +129,7 @@ where
     }
     let permit = Arc::clone(&shared.streams)
         .try_acquire_owned()
-        .map_err(|_| E::end(StreamEnd::TooManyStreams(shared.config.max_streams)))?;
+        .map_err(|_| E::end(StreamEnd::TooManyStreams(shared.config.limits.max_streams)))?;
     let timeout = grpc_timeout(request.metadata());
     let peer = request.remote_addr();
     let client = super::client_of(&request);
@@ -137,7 +137,7 @@ where
         .extensions()
         .get::<CaseSlots>()
         .map(|slots| Arc::clone(&slots.0));
-    let window = shared.config.window;
+    let window = shared.config.scheduling.window;
     let (tx, rx) = mpsc::channel(window);
     let ctx = Arc::new(StreamCtx::<E> {
         shared: Arc::clone(shared),
@@ -220,7 +220,7 @@ where
     E: Edge,
     S: Stream<Item = Result<E::Request, Status>> + Unpin,
 {
-    let max_batch = ctx.shared.config.batch;
+    let max_batch = ctx.shared.config.scheduling.batch;
     let draining = ctx.shared.draining.clone();
     let mut batch = Vec::with_capacity(max_batch);
     let mut result = None;
@@ -301,7 +301,7 @@ where
         }
     }
     // Every case read gets its answer before the stream closes.
-    let window = u32::try_from(ctx.shared.config.window).unwrap_or(u32::MAX);
+    let window = u32::try_from(ctx.shared.config.scheduling.window).unwrap_or(u32::MAX);
     let _all = ctx.window.acquire_many(window).await;
     if result.is_some() && matches!(incoming.next().now_or_never(), Some(None)) {
         // Shutting down, but the client had sent everything: nothing went unanswered.

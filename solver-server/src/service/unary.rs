@@ -62,7 +62,7 @@ impl Call {
         let slot = Arc::clone(&shared.streams)
             .try_acquire_owned()
             .map_err(|_| Failure::Busy {
-                limit: shared.config.max_streams,
+                limit: shared.config.limits.max_streams,
             })?;
         Ok(Self {
             shared: Arc::clone(shared),

@@ -132,7 +132,7 @@ impl V1Puzzle for Solitaire {
     type Reply = pb::SolitaireReply;
 
     fn read(request: &pb::SolitaireRequest, shared: &Shared) -> (u64, Result<Self::Case, Failure>) {
-        let limit = shared.config.max_solitaire_moves;
+        let limit = shared.config.cases.max_solitaire_moves;
         let case = convert::solitaire_case(request, limit, solitaire::DEFAULT_MOVES);
         (request.id, case)
     }

@@ -37,18 +37,18 @@ pub(crate) struct Tables {
 impl Tables {
     /// The tables of a server configured by `config`, with the 8- and 15-puzzle's of `squares`.
     pub(crate) fn new(config: &Config, squares: Arc<Squares>) -> Self {
-        let data = config.data();
+        let data = config.tables.data();
         let solver = Arc::new(Solver::new(squares));
         Self {
             grids: Arc::new(Grids::new(
                 Arc::clone(&solver),
                 data.clone(),
-                config.worker_count(),
-                config.table_memory << 20,
-                config.request_build_memory.saturating_mul(1 << 20),
+                config.scheduling.worker_count(),
+                config.tables.memory << 20,
+                config.tables.request_build_memory.saturating_mul(1 << 20),
             )),
             solver,
-            data: Loader::new(data, config.findings.clone()),
+            data: Loader::new(data, config.tables.findings.clone()),
             fifteen_building: Arc::default(),
             fifteen_progress: Arc::default(),
             layers: OnceLock::new(),

@@ -26,10 +26,10 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
     let squares = Arc::clone(shared.families.sliding.squares());
     let data = shared.families.sliding.data.clone();
     let metrics = Arc::clone(&shared.metrics);
-    let kinds = config.warm_up.0.clone();
+    let kinds = config.tables.warm_up.0.clone();
     let fifteen = kinds.contains(&Kind::Fifteen);
-    let targets = config.warm_up_targets && fifteen;
-    let build = config.build_databases;
+    let targets = config.tables.warm_up_targets && fifteen;
+    let build = config.tables.build_databases;
     // The builds' threads run under the scheduler, so they only take turns with the cases.
     let build_threads = scheduler.workers();
     tokio::spawn(async move {

@@ -313,7 +313,7 @@ impl V2Puzzle for Solitaire {
             &squares(&part.start),
             &squares(&part.end),
             part.max_moves,
-            shared.config.max_solitaire_moves,
+            shared.config.cases.max_solitaire_moves,
             DEFAULT_MOVES,
         )
         .map_err(|failure| failure.within("solitaire"))

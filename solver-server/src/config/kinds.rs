@@ -1,0 +1,102 @@
+//! The puzzle kinds as flags name them, and `--warm-up`'s list of them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use clap::ValueEnum;
+
+use super::values::FlagError;
+
+/// A puzzle kind: the name it has in flags, logs and metric labels. Each is served by one module
+/// of the server, which names its kind; this list is what flags and metrics enumerate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ValueEnum)]
+pub enum Kind {
+    /// The 8-puzzle (3×3), `SolveEight`.
+    Eight,
+    /// The 15-puzzle (4×4), `SolveFifteen`.
+    Fifteen,
+    /// Four-piece Solitaire on 8×8, `SolveSolitaire`.
+    Solitaire,
+    /// Sliding boards of every other shape, 2×2 to 8×8 (`solver.v2` only; nothing to warm up).
+    Sliding,
+}
+
+impl Kind {
+    /// Every kind, in declaration order (metrics index their series by it).
+    pub const ALL: [Kind; 4] = [Kind::Eight, Kind::Fifteen, Kind::Solitaire, Kind::Sliding];
+
+    /// The lowercase name used in flags, logs and metric labels.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Eight => "eight",
+            Kind::Fifteen => "fifteen",
+            Kind::Solitaire => "solitaire",
+            Kind::Sliding => "sliding",
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The tables to build before reporting SERVING: `eight,fifteen`, or `none`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WarmUp(pub Vec<Kind>);
+
+impl From<Vec<Kind>> for WarmUp {
+    fn from(kinds: Vec<Kind>) -> Self {
+        Self(kinds)
+    }
+}
+
+impl FromStr for WarmUp {
+    type Err = FlagError;
+
+    fn from_str(text: &str) -> Result<Self, FlagError> {
+        let text = text.trim();
+        if text.is_empty() || text.eq_ignore_ascii_case("none") {
+            return Ok(Self(Vec::new()));
+        }
+        text.split(',')
+            .map(|name| {
+                <Kind as ValueEnum>::from_str(name.trim(), true)
+                    .map_err(|_| FlagError::NotAKind(name.to_owned()))
+            })
+            .collect::<Result<_, _>>()
+            .map(Self)
+    }
+}
+
+impl fmt::Display for WarmUp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("none");
+        }
+        for (i, kind) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(kind.name())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_is_listed_once_by_its_flag_name() {
+        assert_eq!(Kind::ALL.as_slice(), Kind::value_variants());
+        for (index, kind) in Kind::ALL.into_iter().enumerate() {
+            assert_eq!(kind as usize, index);
+            let flag = kind.to_possible_value().expect("no kind is hidden");
+            assert_eq!(flag.get_name(), kind.name());
+        }
+    }
+}
