@@ -7,7 +7,9 @@
 //!   sequences within a move limit.
 //!
 //! Solvers and their tables are values the caller owns ([`eight::Tables`],
-//! [`fifteen::Fifteen`], the grid tables and databases): nothing is kept process-wide.
+//! [`fifteen::Fifteen`], the grid tables and databases): nothing is kept process-wide. One
+//! [`tiles::solver::Solver`] holds them all and picks the method for each sliding board (a table
+//! walk, or one resumable search), so a server never chooses between them itself.
 //!
 //! Long searches poll a [`Stop`] so a caller can cancel them or give them a deadline or a node
 //! budget. This crate does no I/O, no printing and no async: the server and the client wrap it.
