@@ -2,14 +2,14 @@
 //! (health NOT_SERVING first, then drain within the grace period, then cancel what is left).
 //! One file per part, wired together here: the services and their filters (`services`), the HTTP
 //! layers in front of them and the page (`layers`), the port's TLS, HTTP/2 settings and
-//! connections (`transport`), the metrics port (`metrics_port`), health, the drain and the end
+//! connections (`port`), the metrics port (`metrics_port`), health, the drain and the end
 //! (`lifecycle`); each puzzle family's warm-up is its own (`crate::puzzles`).
 
 mod layers;
 pub(crate) mod lifecycle;
 mod metrics_port;
+mod port;
 mod services;
-mod transport;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -19,7 +19,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
-use self::transport::Transport;
+use self::port::Port;
 use crate::cache::Cache;
 use crate::config::Config;
 use crate::errors::ServeError;
@@ -78,19 +78,19 @@ pub async fn serve_with(
         &stopped,
     )
     .await?;
-    let transport = Transport::new(&config)?;
+    let port = Port::new(&config)?;
     let auth = services::load_auth(&config.auth, &stopped)?;
 
     let (health, health_service) = lifecycle::start(&shared).await;
     let routes = services::routes(&shared, &config, health_service, auth)?;
-    let router = transport
+    let router = port
         .server()
         .layer(layers::layers(&config.web))
         .add_routes(routes);
     let signal = lifecycle::drain_on(shutdown, health, Arc::clone(&shared));
 
-    log_listening(local, &config, &transport);
-    let served = transport.serve(router, listener, signal, &stopped);
+    log_listening(local, &config, &port);
+    let served = port.serve(router, listener, signal, &stopped);
     lifecycle::finish(served, &shared, stopped, metrics_port).await
 }
 
@@ -116,11 +116,11 @@ fn shared_state(
 }
 
 /// The line that says the server is up, and how.
-fn log_listening(addr: SocketAddr, config: &Config, transport: &Transport) {
+fn log_listening(addr: SocketAddr, config: &Config, port: &Port) {
     tracing::info!(
         addr = %addr,
         workers = config.scheduling.worker_count(),
-        tls = transport.is_tls(),
+        tls = port.is_tls(),
         mutual_tls = config.tls.client_ca.is_some(),
         "gRPC server listening"
     );

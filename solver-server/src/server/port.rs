@@ -25,15 +25,15 @@ use crate::watch;
 pub(super) type Served = Pin<Box<dyn Future<Output = Result<(), tonic::transport::Error>> + Send>>;
 
 /// How the gRPC port speaks: its TLS files when it speaks TLS, and the HTTP/2 settings.
-pub(super) struct Transport {
+pub(super) struct Port {
     tls: Option<Arc<TlsFiles>>,
     limits: Http2Limits,
     max_connection_age: Option<Duration>,
     handshake_timeout: Duration,
 }
 
-impl Transport {
-    /// The transport `config` asks for, with its TLS files loaded now: a server whose files do
+impl Port {
+    /// The port `config` asks for, with its TLS files loaded now: a server whose files do
     /// not load does not start.
     pub(super) fn new(config: &Config) -> Result<Self, ServeError> {
         Ok(Self {
