@@ -2,7 +2,7 @@
 //! arguments, and the cases they (or standard input) hold.
 
 use anyhow::bail;
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 
@@ -25,6 +25,16 @@ a large board may need --max-ratio (e.g. 1.5 for 5×5).";
 const STDIN_NOTE: &str = "Without boards as arguments, they are read from standard input: one per \
 line, or split and padded with any whitespace, in the same forms as arguments.";
 
+/// The boards of `solve eight` and `solve fifteen`, and how their answers are shown.
+#[derive(Debug, Args)]
+pub(crate) struct Given {
+    #[command(flatten)]
+    view: View,
+    /// Boards, one argument each or split over several; none: read them from standard input.
+    #[arg(value_name = "TILES")]
+    boards: Vec<String>,
+}
+
 /// The sliding subcommands of `solve`.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Solve {
@@ -35,10 +45,7 @@ pub(crate) enum Solve {
         #[arg(long, value_name = "BOARD")]
         target: Option<String>,
         #[command(flatten)]
-        view: View,
-        /// Boards, one argument each or split over several; none: read them from standard input.
-        #[arg(value_name = "TILES")]
-        boards: Vec<String>,
+        given: Given,
     },
     /// The 15-puzzle: 16 tiles row by row (`0` or `x` is the blank), solved to 1..15 with the
     /// blank last or to `--target`.
@@ -48,10 +55,7 @@ pub(crate) enum Solve {
         #[arg(long, value_name = "BOARD")]
         target: Option<String>,
         #[command(flatten)]
-        view: View,
-        /// Boards, one argument each or split over several; none: read them from standard input.
-        #[arg(value_name = "TILES")]
-        boards: Vec<String>,
+        given: Given,
     },
     /// Sliding boards of any shape from 2×2 to 8×8 (`--size RxC`): rows × cols tiles row by row
     /// (`0` or `x` is the blank), solved optimally, or within `--max-ratio` of the optimum with
@@ -96,37 +100,13 @@ impl Solve {
     /// A bad `--target`, no boards at all, or standard input that cannot be read.
     pub(crate) fn prepare(self) -> anyhow::Result<(Vec<Case>, Printer)> {
         let (input, view, from_stdin) = match self {
-            Solve::Eight {
-                target,
-                view,
-                boards,
-            } => {
-                let (text, from_stdin) = boards_text(&boards)?;
-                let format = if from_stdin {
-                    &eight::EIGHT_UNTIL_EOF
-                } else {
-                    &eight::EIGHT_ARGUMENTS
-                };
-                let mut input = format.parse(&text);
-                if let Some(target) = target {
-                    aim(&mut input, parse_target(&eight::EIGHT_ARGUMENTS, &target)?);
-                }
-                (input, view, from_stdin)
+            Solve::Eight { target, given } => {
+                let formats = (&eight::EIGHT_UNTIL_EOF, &eight::EIGHT_ARGUMENTS);
+                square(given, target, formats)?
             }
-            Solve::Fifteen {
-                target,
-                view,
-                boards,
-            } => {
-                let (text, from_stdin) = boards_text(&boards)?;
-                let mut input = fifteen::FIFTEEN_UNTIL_EOF.parse(&text);
-                if let Some(target) = target {
-                    aim(
-                        &mut input,
-                        parse_target(&fifteen::FIFTEEN_UNTIL_EOF, &target)?,
-                    );
-                }
-                (input, view, from_stdin)
+            Solve::Fifteen { target, given } => {
+                let formats = (&fifteen::FIFTEEN_UNTIL_EOF, &fifteen::FIFTEEN_UNTIL_EOF);
+                square(given, target, formats)?
             }
             Solve::AnyShape {
                 size,
@@ -152,6 +132,23 @@ impl Solve {
 
 /// A `--target` board, read as a board argument is (so it may be packed or split), and the only
 /// one.
+/// The cases of `solve eight` or `solve fifteen`: read from standard input in the first format,
+/// or from the arguments in the second (which reads `--target` too), with its view and whether
+/// they came from standard input.
+fn square<F: Format>(
+    given: Given,
+    target: Option<String>,
+    (stdin, arguments): (&F, &F),
+) -> anyhow::Result<(Input, View, bool)> {
+    let (text, from_stdin) = boards_text(&given.boards)?;
+    let format = if from_stdin { stdin } else { arguments };
+    let mut input = format.parse(&text);
+    if let Some(target) = target {
+        aim(&mut input, parse_target(arguments, &target)?);
+    }
+    Ok((input, given.view, from_stdin))
+}
+
 fn parse_target(format: &dyn Format, target: &str) -> anyhow::Result<GridBoard> {
     let input = format.parse(target.as_bytes());
     match input.cases.as_slice() {

@@ -142,14 +142,7 @@ fn bounded_step(
                 limits.phase(Phase::Tables, tables_done(shared, case));
                 return wait(stop, limits);
             }
-            // The databases when they are held now.
-            let Bounded { search, .. } =
-                shared
-                    .families
-                    .sliding
-                    .solver
-                    .bounded(&case.start, &case.target, ratio);
-            let Some(memory) = shared.search_memory.reserve(search.memory_ceiling()) else {
+            let Some((Bounded { search, .. }, memory)) = bounded(case, ratio, shared) else {
                 limits.phase(Phase::Waiting, 0.0);
                 return wait(stop, limits);
             };
@@ -338,13 +331,8 @@ fn anytime_step(
         Anytime::Running(running) => running,
         Anytime::Ahead { before } => {
             let before = *before;
-            let Bounded { search, informed } =
-                shared
-                    .families
-                    .sliding
-                    .solver
-                    .bounded(&case.start, &case.target, ANYTIME_RATIO);
-            let Some(memory) = shared.search_memory.reserve(search.memory_ceiling()) else {
+            let Some((Bounded { search, informed }, memory)) = bounded(case, ANYTIME_RATIO, shared)
+            else {
                 // Not again: the optimal search is what was asked.
                 *anytime = Anytime::Over {
                     nodes: before,
@@ -394,6 +382,17 @@ fn anytime_step(
     }
     *anytime = Anytime::Over { nodes, informed };
     Progress::Done(Ok(nodes))
+}
+
+/// A bounded search of `case` within `ratio` (with the target's databases when they are held
+/// now) and the search memory it reserved; `None` when that memory is not free now.
+fn bounded(case: &GridCase, ratio: f64, shared: &Shared) -> Option<(Bounded, Reservation)> {
+    let solver = &shared.families.sliding.solver;
+    let bounded = solver.bounded(&case.start, &case.target, ratio);
+    let memory = shared
+        .search_memory
+        .reserve(bounded.search.memory_ceiling())?;
+    Some((bounded, memory))
 }
 
 /// Tells a watcher how a bounded search is going, after searches of `before` nodes: its bound,

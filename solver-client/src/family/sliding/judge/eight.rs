@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 
 use solver_core::Board3;
 
-use super::{board_from_tokens, write_moves};
+use super::{board_from_tokens, optimal, write_moves};
 use crate::family::Query;
 use crate::family::sliding::query::SlidingAnswer;
 use crate::judge::attempt::{Attempt, Read};
@@ -83,25 +83,13 @@ impl FamilyFormat for Eight {
         _number: usize,
         answer: &SlidingAnswer,
     ) -> Result<(), RenderError> {
-        let separator: &[u8] = if self.counted && out.written() > 0 {
-            b"\n"
-        } else {
-            b""
-        };
-        match answer {
-            SlidingAnswer::Moves(moves) => {
-                out.write_all(separator)?;
-                write_moves(out, moves, false)?;
-            }
-            SlidingAnswer::Unsolvable => {
-                out.write_all(separator)?;
-                out.write_all(b"unsolvable\n")?;
-            }
-            SlidingAnswer::Bounded { .. } => {
-                return Err(RenderError::Unprintable(
-                    "the service sent an answer not proven optimal",
-                ));
-            }
+        let moves = optimal(answer)?;
+        if self.counted && out.written() > 0 {
+            out.write_all(b"\n")?;
+        }
+        match moves {
+            Some(moves) => write_moves(out, moves, false)?,
+            None => out.write_all(b"unsolvable\n")?,
         }
         Ok(())
     }

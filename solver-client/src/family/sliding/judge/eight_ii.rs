@@ -7,7 +7,7 @@ use std::io::Write as _;
 use std::ops::ControlFlow;
 
 use super::eight::packed_board3;
-use super::write_moves;
+use super::{optimal, write_moves};
 use crate::family::Query;
 use crate::family::sliding::query::SlidingAnswer;
 use crate::judge::format::{FamilyFormat, Item, RenderError, read_cases};
@@ -55,20 +55,15 @@ impl FamilyFormat for EightII {
         number: usize,
         answer: &SlidingAnswer,
     ) -> Result<(), RenderError> {
-        match answer {
-            SlidingAnswer::Moves(moves) => {
-                writeln!(out, "Case {number}: {}", moves.len())?;
-                write_moves(out, moves, false)?;
-                Ok(())
-            }
-            SlidingAnswer::Unsolvable => Err(RenderError::Unprintable(
+        let Some(moves) = optimal(answer)? else {
+            return Err(RenderError::Unprintable(
                 "the start cannot reach the target (their permutation parities differ); \
                  HDU 3567 promises a solution, so there is nothing to print",
-            )),
-            SlidingAnswer::Bounded { .. } => Err(RenderError::Unprintable(
-                "the service sent an answer not proven optimal",
-            )),
-        }
+            ));
+        };
+        writeln!(out, "Case {number}: {}", moves.len())?;
+        write_moves(out, moves, false)?;
+        Ok(())
     }
 }
 

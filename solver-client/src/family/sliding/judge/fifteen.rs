@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 
 use solver_core::Board4;
 
-use super::{board_from_tokens, write_moves};
+use super::{board_from_tokens, optimal, write_moves};
 use crate::family::Query;
 use crate::family::sliding::query::SlidingAnswer;
 use crate::judge::format::{FamilyFormat, Item, RenderError, read_cases};
@@ -62,14 +62,9 @@ impl FamilyFormat for Fifteen {
         _number: usize,
         answer: &SlidingAnswer,
     ) -> Result<(), RenderError> {
-        match answer {
-            SlidingAnswer::Moves(moves) => write_moves(out, moves, true)?,
-            SlidingAnswer::Unsolvable => out.write_all(b"This puzzle is not solvable.\n")?,
-            SlidingAnswer::Bounded { .. } => {
-                return Err(RenderError::Unprintable(
-                    "the service sent an answer not proven optimal",
-                ));
-            }
+        match optimal(answer)? {
+            Some(moves) => write_moves(out, moves, true)?,
+            None => out.write_all(b"This puzzle is not solvable.\n")?,
         }
         Ok(())
     }

@@ -8,6 +8,10 @@ pub(crate) mod fifteen;
 
 use std::io;
 
+use solver_core::Move;
+
+use super::query::SlidingAnswer;
+use crate::judge::format::RenderError;
 use crate::judge::tokens::Token;
 use crate::output::Output;
 use crate::read_error::ReadError;
@@ -33,12 +37,20 @@ pub(crate) fn board_from_tokens<const W: usize>(
     })
 }
 
+/// What a judge prints of `answer`: its moves, or `None` when the start cannot reach the
+/// target. The judges print optimal answers only: a bounded one is refused, not printed.
+pub(crate) fn optimal(answer: &SlidingAnswer) -> Result<Option<&[Move]>, RenderError> {
+    match answer {
+        SlidingAnswer::Moves(moves) => Ok(Some(moves)),
+        SlidingAnswer::Unsolvable => Ok(None),
+        SlidingAnswer::Bounded { .. } => Err(RenderError::Unprintable(
+            "the service sent an answer not proven optimal",
+        )),
+    }
+}
+
 /// Writes a move string and a newline: lowercase letters from solver-core, or uppercase.
-pub(crate) fn write_moves(
-    out: &mut Output,
-    moves: &[solver_core::Move],
-    uppercase: bool,
-) -> io::Result<()> {
+pub(crate) fn write_moves(out: &mut Output, moves: &[Move], uppercase: bool) -> io::Result<()> {
     let mut line: Vec<u8> = moves
         .iter()
         .map(|m| {
