@@ -370,7 +370,9 @@ async fn solve_as_ida(
 
 #[tokio::test]
 async fn complete_tables_and_pattern_databases_serve_once_built() {
-    let server = TestServer::start(config()).await;
+    // No cache: a hint searched while its table is built would be cached, and asked again it
+    // would come from the cache, never from the table this test waits for.
+    let server = TestServer::start(config_with(|c| c.limits.cache_entries = 0)).await;
     let mut client = server.client_v2().await;
     let mut rng = Lcg::new(31);
 
