@@ -155,6 +155,28 @@ impl<const W: usize> From<&Board<W>> for GridBoard {
     }
 }
 
+impl<const W: usize> TryFrom<&GridBoard> for Board<W> {
+    type Error = BoardError;
+
+    /// The square board in its fixed-size form, for the 8- and 15-puzzle's own solvers.
+    ///
+    /// # Errors
+    /// [`BoardError::WrongCount`] when the board is not `W × W`.
+    fn try_from(board: &GridBoard) -> Result<Self, BoardError> {
+        if board.grid != Grid::new(W, W).map_err(|_| wrong_count::<W>(board))? {
+            return Err(wrong_count::<W>(board));
+        }
+        Board::from_cells(&board.cells)
+    }
+}
+
+fn wrong_count<const W: usize>(board: &GridBoard) -> BoardError {
+    BoardError::WrongCount {
+        expected: W * W,
+        found: board.cells.len(),
+    }
+}
+
 impl fmt::Display for GridBoard {
     /// Rows of space-separated numbers, 0 for the blank, rows separated by newlines.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

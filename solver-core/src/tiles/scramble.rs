@@ -13,7 +13,33 @@
 //!   come out, but not all equally likely.
 
 use super::board::{Board, Board3, Move};
+use super::grid::Grid;
 use super::slide::Slide;
+
+/// How a board at an exact distance from the goal is drawn on a shape (see the [module](self)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sampling {
+    /// Uniformly, from the table of every 3×3 board by distance ([`EightLayers`]).
+    Table,
+    /// Uniformly, by rejection ([`UniformSampler`]: 4×4 from [`FIFTEEN_UNIFORM_FROM`] moves).
+    Uniform,
+    /// By a random walk measured by the optimal solver ([`WalkSampler`]: every other case).
+    RandomWalk,
+}
+
+impl Sampling {
+    /// The way boards of `grid` at `distance` are drawn.
+    #[must_use]
+    pub fn of(grid: Grid, distance: u32) -> Self {
+        if grid == Grid::EIGHT {
+            Sampling::Table
+        } else if grid == Grid::FIFTEEN && distance >= FIFTEEN_UNIFORM_FROM {
+            Sampling::Uniform
+        } else {
+            Sampling::RandomWalk
+        }
+    }
+}
 
 /// The largest optimal distance of a 3×3 board from the goal.
 pub const EIGHT_MAX_DISTANCE: u32 = 31;
@@ -334,6 +360,23 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn each_shape_and_distance_has_its_way_of_drawing() {
+        assert_eq!(Sampling::of(Grid::EIGHT, 5), Sampling::Table);
+        assert_eq!(
+            Sampling::of(Grid::FIFTEEN, FIFTEEN_UNIFORM_FROM),
+            Sampling::Uniform
+        );
+        assert_eq!(
+            Sampling::of(Grid::FIFTEEN, FIFTEEN_UNIFORM_FROM - 1),
+            Sampling::RandomWalk
+        );
+        let wide = Grid::new(3, 4).unwrap();
+        assert_eq!(Sampling::of(wide, 40), Sampling::RandomWalk);
+        assert_eq!(Grid::EIGHT.max_distance(), EIGHT_MAX_DISTANCE);
+        assert_eq!(Grid::FIFTEEN.max_distance(), FIFTEEN_MAX_DISTANCE);
+    }
 
     /// Exact distances from the goal of every 3×3 board of its class, by plain BFS.
     fn oracle() -> HashMap<Board3, u32> {

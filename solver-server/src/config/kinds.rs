@@ -37,6 +37,14 @@ impl Kind {
     }
 }
 
+impl Kind {
+    /// The kind of that [`name`](Self::name).
+    #[must_use]
+    pub fn named(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+}
+
 impl std::fmt::Display for Kind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

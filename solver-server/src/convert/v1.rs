@@ -2,22 +2,27 @@
 //! had; a case's errors carry its `id` in the message (`case 7: start: ...`).
 
 use solver_core::solitaire::{Square, Step};
+use solver_core::tiles::grid::Grid;
 
+use crate::convert::v2::Quality;
 use crate::errors::Failure;
 use crate::pb::{self, sliding_reply, solitaire_reply};
-use crate::puzzles::sliding::{SlidingAnswer, SlidingCase, UNSOLVABLE};
+use crate::puzzles::sliding::{SlidingAnswer, SlidingCase, UNSOLVABLE, case};
 use crate::puzzles::solitaire::{self, SolitaireAnswer, SolitaireCase};
 use crate::service::puzzle::Stats;
 
-/// Validates a sliding-tile request for a `W × W` board.
-pub(crate) fn sliding_case<const W: usize>(
+/// Validates a sliding-tile request for a board of `grid` (v1 serves 3×3 and 4×4): always an
+/// optimal answer.
+pub(crate) fn sliding_case(
     request: &pb::SlidingRequest,
-) -> Result<SlidingCase<W>, Failure> {
-    let (start, target) = crate::puzzles::sliding::boards::<W>(&request.start, &request.target)?;
+    grid: Grid,
+) -> Result<SlidingCase, Failure> {
+    let (start, target) = case::boards(grid, &request.start, &request.target)?;
     Ok(SlidingCase {
         start,
         target,
         node_budget: request.node_budget,
+        quality: Quality::Optimal,
     })
 }
 
@@ -55,6 +60,7 @@ pub(crate) fn sliding_reply(id: u64, result: Result<SlidingAnswer, Failure>) -> 
             moves,
             cached,
             stats: found,
+            ..
         }) => pb::SlidingReply {
             id,
             cached,
@@ -155,7 +161,7 @@ mod tests {
 
     #[test]
     fn errors_name_case_and_field() {
-        let failure = sliding_case::<3>(&request(&[1, 2, 3], &[])).unwrap_err();
+        let failure = sliding_case(&request(&[1, 2, 3], &[]), Grid::EIGHT).unwrap_err();
         let reply = sliding_reply(42, Err(failure));
         let Some(sliding_reply::Outcome::Error(error)) = reply.outcome else {
             panic!("not an error: {reply:?}");
@@ -170,8 +176,10 @@ mod tests {
             3,
             Ok(SlidingAnswer::Solved {
                 moves: Arc::from("ul"),
+                lower_bound: 2,
                 cached: true,
                 stats: Stats::no_search("cache"),
+                kind: crate::config::Kind::Eight,
             }),
         );
         let Some(sliding_reply::Outcome::Solution(solution)) = reply.outcome else {

@@ -44,7 +44,9 @@ pub(crate) fn solve_case(
 ) -> (String, Kind, Result<Box<dyn AnyCase>, Failure>) {
     let common = Common::read(&request);
     let (kind, case) = match &request.puzzle {
-        Some(solve_request::Puzzle::Sliding(part)) => sliding::read(part, common, shared),
+        Some(solve_request::Puzzle::Sliding(part)) => {
+            any::read::<sliding::Sliding>(part, common, shared)
+        }
         Some(solve_request::Puzzle::Solitaire(part)) => {
             any::read::<solitaire::Solitaire>(part, common, shared)
         }

@@ -21,10 +21,13 @@ use crate::service::puzzle::{CaseLimits, Lane, Puzzle};
 /// A [`Puzzle`] that `Solve` and `SolveStream` serve: how a case is read from its part of a
 /// `SolveRequest` and how an answer becomes a `SolveResponse`.
 pub(crate) trait V2Puzzle: Puzzle {
-    /// The kind its cases are counted under.
-    const KIND: Kind;
+    /// The family's name, in debug output.
+    const NAME: &'static str;
     /// The message of the request's `puzzle` its cases are read from.
     type Part;
+
+    /// The kind a case of `part` is counted under, whether or not it reads.
+    fn kind(part: &Self::Part) -> Kind;
 
     /// Reads and validates a case; errors name their field under the part (`sliding.start`).
     fn read(part: &Self::Part, common: Common, shared: &Shared) -> Result<Self::Case, Failure>;
@@ -66,7 +69,7 @@ pub(crate) fn read<P: V2Puzzle>(
 ) -> (Kind, Result<Box<dyn AnyCase>, Failure>) {
     let case = common.and_then(|common| P::read(part, common, shared));
     (
-        P::KIND,
+        P::kind(part),
         case.map(|case| Box::new(Erased::<P>::Case(case)) as Box<dyn AnyCase>),
     )
 }
@@ -84,9 +87,9 @@ enum Erased<P: Puzzle> {
 impl<P: V2Puzzle> fmt::Debug for Erased<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Erased::Case(case) => f.debug_tuple(P::KIND.name()).field(case).finish(),
-            Erased::Work(_) => write!(f, "{}(begun)", P::KIND),
-            Erased::Beginning => write!(f, "{}(beginning)", P::KIND),
+            Erased::Case(case) => f.debug_tuple(P::NAME).field(case).finish(),
+            Erased::Work(_) => write!(f, "{}(begun)", P::NAME),
+            Erased::Beginning => write!(f, "{}(beginning)", P::NAME),
         }
     }
 }
@@ -96,7 +99,7 @@ struct Answer<P: Puzzle>(P::Answer);
 
 impl<P: V2Puzzle> fmt::Debug for Answer<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple(P::KIND.name()).field(&self.0).finish()
+        f.debug_tuple(P::NAME).field(&self.0).finish()
     }
 }
 

@@ -1,19 +1,20 @@
 //! The `solver.v1.Solver` service: one bidirectional RPC per puzzle kind, each the one [`Edge`]
-//! over its kind's [`Puzzle`], which says how it reads its requests and writes its replies
-//! (`V1Puzzle`). Its wire behaviour is frozen: other services depend on it.
+//! over its family's [`Puzzle`], with how it reads its requests and writes its replies
+//! (`V1Rpc`). Its wire behaviour is frozen: other services depend on it.
 
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::Duration;
 
+use solver_core::tiles::grid::Grid;
 use tonic::{Request, Response, Status, Streaming};
 
 use crate::config::Kind;
 use crate::convert::v1 as convert;
 use crate::errors::{Failure, StreamEnd};
 use crate::pb;
-use crate::puzzles::sliding::{Eight, Fifteen, SlidingAnswer};
-use crate::puzzles::solitaire::{self, Solitaire, SolitaireAnswer};
+use crate::puzzles::sliding::{Sliding, SlidingAnswer, SlidingCase};
+use crate::puzzles::solitaire::{self, Solitaire, SolitaireAnswer, SolitaireCase};
 use crate::service::Shared;
 use crate::service::puzzle::Puzzle;
 use crate::service::stream::{self, Edge, Read, ReplyStream};
@@ -59,8 +60,11 @@ impl pb::solver_server::Solver for SolverService {
     }
 }
 
-/// A kind as `solver.v1` serves it: one RPC of its own, with its own messages.
-trait V1Puzzle: Puzzle {
+/// A kind as `solver.v1` serves it: one RPC of its own, with its own messages, over its family's
+/// [`Puzzle`].
+trait V1Rpc: Send + Sync + 'static {
+    /// The family that answers its cases.
+    type Puzzle: Puzzle;
     /// The kind its cases are counted under.
     const KIND: Kind;
     /// The request message.
@@ -69,28 +73,35 @@ trait V1Puzzle: Puzzle {
     type Reply: Send + std::fmt::Debug + 'static;
 
     /// Reads and validates a request: its id and its case.
-    fn read(request: &Self::Request, shared: &Shared) -> (u64, Result<Self::Case, Failure>);
+    fn read(
+        request: &Self::Request,
+        shared: &Shared,
+    ) -> (u64, Result<<Self::Puzzle as Puzzle>::Case, Failure>);
     /// The reply to case `id`.
-    fn write(id: u64, result: Result<Self::Answer, Failure>) -> Self::Reply;
+    fn write(id: u64, result: Result<<Self::Puzzle as Puzzle>::Answer, Failure>) -> Self::Reply;
 }
 
-/// The RPC of kind `P`.
+/// The RPC of kind `R`.
 #[derive(Debug)]
-struct Solve<P>(PhantomData<P>);
+struct Solve<R>(PhantomData<R>);
 
-impl<P: V1Puzzle> Edge for Solve<P> {
-    type Puzzle = P;
-    type Request = P::Request;
-    type Reply = P::Reply;
+impl<R: V1Rpc> Edge for Solve<R> {
+    type Puzzle = R::Puzzle;
+    type Request = R::Request;
+    type Reply = R::Reply;
     type Id = u64;
 
-    fn read(request: P::Request, shared: &Shared) -> Read<Self> {
-        let (id, case) = P::read(&request, shared);
-        (id, P::KIND, case)
+    fn read(request: R::Request, shared: &Shared) -> Read<Self> {
+        let (id, case) = R::read(&request, shared);
+        (id, R::KIND, case)
     }
 
-    fn write(id: u64, result: Result<P::Answer, Failure>, _: Duration) -> P::Reply {
-        P::write(id, result)
+    fn write(
+        id: u64,
+        result: Result<<R::Puzzle as Puzzle>::Answer, Failure>,
+        _: Duration,
+    ) -> R::Reply {
+        R::write(id, result)
     }
 
     fn end(end: StreamEnd) -> Status {
@@ -98,13 +109,22 @@ impl<P: V1Puzzle> Edge for Solve<P> {
     }
 }
 
-impl V1Puzzle for Eight {
+/// `SolveEight`: 3×3 boards.
+#[derive(Debug)]
+struct Eight;
+
+/// `SolveFifteen`: 4×4 boards.
+#[derive(Debug)]
+struct Fifteen;
+
+impl V1Rpc for Eight {
+    type Puzzle = Sliding;
     const KIND: Kind = Kind::Eight;
     type Request = pb::SlidingRequest;
     type Reply = pb::SlidingReply;
 
-    fn read(request: &pb::SlidingRequest, _: &Shared) -> (u64, Result<Self::Case, Failure>) {
-        (request.id, convert::sliding_case::<3>(request))
+    fn read(request: &pb::SlidingRequest, _: &Shared) -> (u64, Result<SlidingCase, Failure>) {
+        (request.id, convert::sliding_case(request, Grid::EIGHT))
     }
 
     fn write(id: u64, result: Result<SlidingAnswer, Failure>) -> pb::SlidingReply {
@@ -112,13 +132,14 @@ impl V1Puzzle for Eight {
     }
 }
 
-impl V1Puzzle for Fifteen {
+impl V1Rpc for Fifteen {
+    type Puzzle = Sliding;
     const KIND: Kind = Kind::Fifteen;
     type Request = pb::SlidingRequest;
     type Reply = pb::SlidingReply;
 
-    fn read(request: &pb::SlidingRequest, _: &Shared) -> (u64, Result<Self::Case, Failure>) {
-        (request.id, convert::sliding_case::<4>(request))
+    fn read(request: &pb::SlidingRequest, _: &Shared) -> (u64, Result<SlidingCase, Failure>) {
+        (request.id, convert::sliding_case(request, Grid::FIFTEEN))
     }
 
     fn write(id: u64, result: Result<SlidingAnswer, Failure>) -> pb::SlidingReply {
@@ -126,12 +147,16 @@ impl V1Puzzle for Fifteen {
     }
 }
 
-impl V1Puzzle for Solitaire {
+impl V1Rpc for Solitaire {
+    type Puzzle = Solitaire;
     const KIND: Kind = Kind::Solitaire;
     type Request = pb::SolitaireRequest;
     type Reply = pb::SolitaireReply;
 
-    fn read(request: &pb::SolitaireRequest, shared: &Shared) -> (u64, Result<Self::Case, Failure>) {
+    fn read(
+        request: &pb::SolitaireRequest,
+        shared: &Shared,
+    ) -> (u64, Result<SolitaireCase, Failure>) {
         let limit = shared.config.cases.max_solitaire_moves;
         let case = convert::solitaire_case(request, limit, solitaire::DEFAULT_MOVES);
         (request.id, case)

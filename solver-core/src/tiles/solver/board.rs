@@ -43,7 +43,15 @@ impl Case for Board4 {
 }
 
 impl Case for GridBoard {
+    /// Square 3×3 and 4×4 boards go to their own solvers, every other shape to the size-generic
+    /// ones: a caller never needs to tell them apart.
     fn begin(solver: &Solver, start: &Self, target: &Self, lacking: Lacking) -> Begun {
+        if let (Ok(start), Ok(target)) = (Board3::try_from(start), Board3::try_from(target)) {
+            return Board3::begin(solver, &start, &target, lacking);
+        }
+        if let (Ok(start), Ok(target)) = (Board4::try_from(start), Board4::try_from(target)) {
+            return Board4::begin(solver, &start, &target, lacking);
+        }
         solver.begin_grid(start, target, lacking)
     }
 }

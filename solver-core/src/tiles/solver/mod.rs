@@ -126,6 +126,13 @@ impl Missing {
     pub fn worth_waiting_for(&self) -> bool {
         !matches!(self, Missing::Table { .. })
     }
+
+    /// Whether no search can start without it (the 15-puzzle's databases): a case waits for it
+    /// whatever else it knows.
+    #[must_use]
+    pub fn is_required(&self) -> bool {
+        matches!(self, Missing::Fifteen(_))
+    }
 }
 
 /// Whether [`Solver::begin`] may answer that something is [`Missing`].
@@ -200,6 +207,27 @@ impl Solver {
     #[must_use]
     pub fn is_instant(grid: Grid) -> bool {
         grid == Grid::EIGHT
+    }
+
+    /// The name `grid`'s cases are counted under in metrics, and served under in `solver.v1`:
+    /// `eight` (3×3), `fifteen` (4×4) or `sliding` (every other shape).
+    #[must_use]
+    pub fn label(grid: Grid) -> &'static str {
+        if grid == Grid::EIGHT {
+            "eight"
+        } else if grid == Grid::FIFTEEN {
+            "fifteen"
+        } else {
+            "sliding"
+        }
+    }
+
+    /// Whether `grid`'s cases are best answered optimally whatever ratio is asked: the 3×3 and
+    /// 4×4 boards, whose tables give the optimum within a second (a bounded search would give
+    /// longer answers no sooner).
+    #[must_use]
+    pub fn answers_optimally(grid: Grid) -> bool {
+        grid == Grid::EIGHT || grid == Grid::FIFTEEN
     }
 
     /// Whether `grid`'s answers come from complete tables (at most 12 cells).

@@ -56,6 +56,20 @@ fn each_shape_gets_its_method() {
         ("r", TABLE_METHOD)
     );
     assert!(Solver::is_instant(Grid::EIGHT) && !Solver::is_instant(Grid::FIFTEEN));
+    // The same board in the size-generic form goes to the same tables.
+    let (generic, method) = finish(solver.begin(
+        &GridBoard::from(&start),
+        &GridBoard::goal(Grid::EIGHT),
+        Lacking::SearchWithout,
+    ))
+    .unwrap();
+    assert_eq!((generic, method), (moves, TABLE_METHOD));
+    assert_eq!(
+        [Grid::EIGHT, Grid::FIFTEEN, Grid::new(3, 4).unwrap()].map(Solver::label),
+        ["eight", "fifteen", "sliding"]
+    );
+    assert!(Solver::answers_optimally(Grid::FIFTEEN));
+    assert!(!Solver::answers_optimally(Grid::new(5, 5).unwrap()));
 
     // 4×4: the databases first, even when told to search without (there is no other method;
     // the server's tests search with them).
@@ -63,7 +77,12 @@ fn each_shape_gets_its_method() {
     let start = walk(&goal, 30, 7);
     let missing = solver.begin(&start, &goal, Lacking::SearchWithout);
     assert!(matches!(missing, Begun::Missing(Missing::Fifteen(target)) if target == goal));
-    assert!(Missing::Fifteen(goal).worth_waiting_for());
+    assert!(Missing::Fifteen(goal).worth_waiting_for() && Missing::Fifteen(goal).is_required());
+    let generic = GridBoard::from(&goal);
+    let missing = solver.begin(&GridBoard::from(&start), &generic, Lacking::SearchWithout);
+    assert!(matches!(missing, Begun::Missing(Missing::Fifteen(target)) if target == goal));
+    assert_eq!(Board::<4>::try_from(&generic), Ok(goal));
+    assert!(Board3::try_from(&generic).is_err());
 
     // A tabled shape: searched while its table is missing, read once it is held.
     let grid = Grid::new(2, 5).unwrap();
@@ -72,6 +91,7 @@ fn each_shape_gets_its_method() {
     let missing = solver.begin(&start, &goal, Lacking::Ask);
     assert!(matches!(missing, Begun::Missing(m) if m == Missing::Table { grid, blank }));
     assert!(!Missing::Table { grid, blank }.worth_waiting_for());
+    assert!(!Missing::Table { grid, blank }.is_required());
     let (searched, method) = finish(solver.begin(&start, &goal, Lacking::SearchWithout)).unwrap();
     assert_eq!(method, "ida-manhattan-lc");
     solver.tables(grid, 1).table(blank, &Unpaced).unwrap();
@@ -153,7 +173,8 @@ fn small_grids() -> impl Strategy<Value = Grid> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
-    /// Every method the solver picks, with or without its tables, gives the oracle's answer.
+    /// Every method the solver picks, with or without its tables, gives the oracle's answer
+    /// (3×3 boards, in either form, are read from the 8-puzzle's trees).
     #[test]
     fn every_method_gives_the_oracles_answer(
         grid in small_grids(),

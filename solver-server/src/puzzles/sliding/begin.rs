@@ -5,7 +5,8 @@
 //! [`Solver`]: solver_core::tiles::solver::Solver
 
 use solver_core::Move;
-use solver_core::tiles::solver::{self, Case, Lacking, Missing, Search};
+use solver_core::tiles::grid_board::GridBoard;
+use solver_core::tiles::solver::{self, Lacking, Missing, Search};
 
 use super::provision::Provision;
 use crate::scheduler::Slice;
@@ -34,9 +35,9 @@ pub(crate) enum Begun {
 /// worth waiting for (and `wait_for_databases`: a case that already knows its length does not),
 /// else searches without it meanwhile. The tables never change an answer, only how fast it
 /// comes.
-pub(crate) fn begin<B: Case>(
-    start: &B,
-    target: &B,
+pub(crate) fn begin(
+    start: &GridBoard,
+    target: &GridBoard,
     shared: &Shared,
     slice: &Slice<'_>,
     wait_for_databases: bool,
@@ -45,10 +46,7 @@ pub(crate) fn begin<B: Case>(
     let begun = match tables.solver.begin(start, target, Lacking::Ask) {
         solver::Begun::Missing(missing) => {
             let provision = tables.provide(missing, shared.scheduler.workers(), slice);
-            let wait = match missing {
-                Missing::Fifteen(_) => true,
-                _ => missing.worth_waiting_for() && wait_for_databases,
-            };
+            let wait = missing.is_required() || (missing.worth_waiting_for() && wait_for_databases);
             if provision == Provision::Coming && wait {
                 return Begun::Waiting(missing);
             }

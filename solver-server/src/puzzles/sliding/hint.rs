@@ -4,14 +4,13 @@
 
 use std::sync::Arc;
 
+use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::hint::{Grades, Hint};
-use solver_core::tiles::solver::Case;
 use solver_proto::v2 as pb;
 use tonic::Request;
 
-use super::remembered::Remembered;
 use super::searches::{Searches, length};
-use super::wire::{self as convert, Boards};
+use super::wire as convert;
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
@@ -26,12 +25,9 @@ pub(crate) async fn hint(
     let call = Call::begin(shared, &request)?;
     let request = request.into_inner();
     let budget = request.limits.map_or(0, |limits| limits.node_budget);
-    let boards = convert::reachable(request.rows, request.cols, &request.start, &request.target)?;
-    let (hint, stats) = match boards {
-        Boards::Eight(start, target) => call.run(grade(start, target, budget)).await,
-        Boards::Fifteen(start, target) => call.run(grade(start, target, budget)).await,
-        Boards::Grid(start, target) => call.run(grade(start, target, budget)).await,
-    }?;
+    let (start, target) =
+        convert::reachable(request.rows, request.cols, &request.start, &request.target)?;
+    let (hint, stats) = call.run(grade(start, target, budget)).await?;
     Ok(convert::hint_response(
         &hint,
         stats,
@@ -42,13 +38,13 @@ pub(crate) async fn hint(
 type Step<T> = Progress<Result<T, Failure>>;
 
 /// The sliced work of a hint from `start` towards `target`.
-fn grade<B: Case + Remembered + Send + 'static>(
-    start: B,
-    target: B,
+fn grade(
+    start: GridBoard,
+    target: GridBoard,
     budget: u64,
 ) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Step<(Hint, Stats)> + Send + 'static {
     let mut searches = Searches::new(budget);
-    let mut grades: Option<Grades<B>> = None;
+    let mut grades: Option<Grades<GridBoard>> = None;
     move |limits, shared, slice| {
         let grades = match &mut grades {
             Some(grades) => grades,

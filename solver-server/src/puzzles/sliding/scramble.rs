@@ -1,27 +1,22 @@
 //! `Scramble`: a board at exactly the distance asked from the standard goal, reproducible from
-//! the seed. 3×3: uniform, from the table of every board by distance. 4×4 from
-//! [`FIFTEEN_UNIFORM_FROM`] moves: uniform, by rejection (uniform draws, each measured by a
-//! search bounded by the distance); nearer: a random walk lengthened until the optimal solver
-//! measures the distance asked (`SAMPLING_RANDOM_WALK`). Other shapes: such a walk too, measured
-//! by the size-generic optimal search (distances beyond the shape's known radius are refused, and
-//! on shapes whose radius is unknown those beyond `rows·cols·(rows+cols)`, see
-//! `Grid::max_distance`; a distance no board has ends at the budget or time limit). All under the
-//! server's default node budget and per-case time limit, on the scheduler.
+//! the seed. The core picks the way of drawing for the shape and distance ([`Sampling::of`]):
+//! uniform from the table of every board by distance (3×3), uniform by rejection (4×4 boards far
+//! enough from the goal: uniform draws, each measured by a search bounded by the distance), or a
+//! random walk lengthened until the optimal solver measures the distance asked
+//! (`SAMPLING_RANDOM_WALK`). Distances beyond the shape's known radius are refused, and on shapes
+//! whose radius is unknown those beyond `rows·cols·(rows+cols)` (see `Grid::max_distance`; a
+//! distance no board has ends at the budget or time limit). All under the server's default node
+//! budget and per-case time limit, on the scheduler.
 
 use std::sync::Arc;
 
-use solver_core::tiles::grid::Grid;
+use solver_core::Board;
 use solver_core::tiles::grid_board::GridBoard;
-use solver_core::tiles::scramble::{
-    EIGHT_MAX_DISTANCE, EightLayers, FIFTEEN_MAX_DISTANCE, FIFTEEN_UNIFORM_FROM, UniformSampler,
-    WalkSampler,
-};
-use solver_core::tiles::solver::Case;
-use solver_core::{Board, Board4};
+use solver_core::tiles::scramble::{EightLayers, Sampling, UniformSampler, WalkSampler};
 use solver_proto::v2 as pb;
 use tonic::Request;
 
-use super::remembered::Remembered;
+use super::case;
 use super::searches::{Searches, length};
 use super::wire as convert;
 use crate::errors::Failure;
@@ -40,11 +35,8 @@ pub(crate) async fn scramble(
     let (distance, seed) = (request.distance, request.seed);
     // The most a caller may ask, and whether it is the shape's radius (else a multiple of its
     // size, above every known bound on the radius).
-    let (side, max, radius) = match convert::shape(request.rows, request.cols)? {
-        convert::Shape::Eight => (3, EIGHT_MAX_DISTANCE, true),
-        convert::Shape::Fifteen => (4, FIFTEEN_MAX_DISTANCE, true),
-        convert::Shape::Other(grid) => (0, grid.max_distance(), grid.known_radius().is_some()),
-    };
+    let grid = case::grid(request.rows, request.cols)?;
+    let (max, radius) = (grid.max_distance(), grid.known_radius().is_some());
     if distance > max {
         let (rows, cols) = (request.rows, request.cols);
         let message = if radius {
@@ -59,29 +51,30 @@ pub(crate) async fn scramble(
         };
         return Err(Failure::invalid("distance", message));
     }
-    // Each shape's way of drawing: the board's cells, how they were drawn, the work it cost.
-    let (cells, sampling, stats) = if side == 0 {
-        let grid = Grid::new(request.rows as usize, request.cols as usize)
-            .map_err(|err| Failure::invalid("rows", err.to_string()))?;
-        let goal = GridBoard::goal(grid);
-        let (board, stats) = call.run(walk(goal, distance, seed)).await?;
-        (board.cells().to_vec(), pb::Sampling::RandomWalk, stats)
-    } else if side == 3 {
-        let board = call
-            .run(move |_, shared, _| {
-                let layers = &shared.families.sliding.layers;
-                let drawn = layers.get_or_init(EightLayers::build).draw(distance, seed);
-                Progress::Done(drawn.map_err(|err| Failure::invalid("distance", err.to_string())))
-            })
-            .await?;
-        let stats = Stats::no_search("table");
-        (board.cells().to_vec(), pb::Sampling::Uniform, stats)
-    } else if distance >= FIFTEEN_UNIFORM_FROM {
-        let (board, stats) = call.run(uniform(distance, seed)).await?;
-        (board.cells().to_vec(), pb::Sampling::Uniform, stats)
-    } else {
-        let (board, stats) = call.run(walk(Board4::goal(), distance, seed)).await?;
-        (board.cells().to_vec(), pb::Sampling::RandomWalk, stats)
+    // The shape's way of drawing: the board's cells, how they were drawn, the work it cost.
+    let (cells, sampling, stats) = match Sampling::of(grid, distance) {
+        Sampling::Table => {
+            let board = call
+                .run(move |_, shared, _| {
+                    let layers = &shared.families.sliding.layers;
+                    let drawn = layers.get_or_init(EightLayers::build).draw(distance, seed);
+                    Progress::Done(
+                        drawn.map_err(|err| Failure::invalid("distance", err.to_string())),
+                    )
+                })
+                .await?;
+            let stats = Stats::no_search("table");
+            (board.cells().to_vec(), pb::Sampling::Uniform, stats)
+        }
+        Sampling::Uniform => {
+            let (board, stats) = call.run(uniform(distance, seed)).await?;
+            (board.cells().to_vec(), pb::Sampling::Uniform, stats)
+        }
+        Sampling::RandomWalk => {
+            let goal = GridBoard::goal(grid);
+            let (board, stats) = call.run(walk(goal, distance, seed)).await?;
+            (board.cells().to_vec(), pb::Sampling::RandomWalk, stats)
+        }
     };
     let elapsed = call.received.elapsed();
     let response = convert::scramble_response(&cells, &request, sampling, stats, elapsed);
@@ -93,15 +86,15 @@ pub(crate) async fn scramble(
 fn uniform(
     distance: u32,
     seed: u64,
-) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(Board4, Stats), Failure>>
+) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(Board<4>, Stats), Failure>>
 + Send
 + 'static {
     let mut sampler = UniformSampler::new(distance, seed);
     let mut searches = Searches::new(0);
-    let goal = Board::goal();
+    let goal = GridBoard::from(&Board::<4>::goal());
     move |limits, shared, slice| {
         loop {
-            let candidate = sampler.candidate();
+            let candidate = GridBoard::from(&sampler.candidate());
             match searches.optimal_within(&candidate, &goal, distance, limits, shared, slice) {
                 Progress::Pending => return Progress::Pending,
                 Progress::Done(Err(failure)) => return Progress::Done(Err(failure)),
@@ -121,12 +114,13 @@ fn uniform(
 
 /// The sliced work of a walk from `goal` to `distance`: each candidate is measured by an optimal
 /// search.
-fn walk<B: Case + Remembered + Send + 'static>(
-    goal: B,
+fn walk(
+    goal: GridBoard,
     distance: u32,
     seed: u64,
-) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(B, Stats), Failure>> + Send + 'static
-{
+) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(GridBoard, Stats), Failure>>
++ Send
++ 'static {
     // The first walk is taken on the scheduler, in the call's first slice (it is at most
     // `Grid::max_distance` steps: under a tenth of a millisecond).
     let mut sampler = None;

@@ -3,12 +3,13 @@
 //! check, so the call's node budget and deadline cover them all. The core's solver picks each
 //! one's method, as it does for `Solve`.
 
-use solver_core::tiles::solver::{Case, Search, TABLE_METHOD};
+use solver_core::tiles::grid_board::GridBoard;
+use solver_core::tiles::solver::{Search, TABLE_METHOD};
 use solver_core::{Move, SearchStats, parse_moves};
 
 use super::begin::{Begun, begin};
-use super::grid::wait;
-use super::remembered::{Remembered, recall};
+use super::remembered;
+use super::solve::wait;
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
@@ -48,10 +49,10 @@ impl Searches {
 
     /// The optimal, lexicographically smallest moves from `start` to `target` (which it must be
     /// able to reach): call again with the same boards while it is [`Progress::Pending`].
-    pub(crate) fn optimal<B: Case + Remembered>(
+    pub(crate) fn optimal(
         &mut self,
-        start: &B,
-        target: &B,
+        start: &GridBoard,
+        target: &GridBoard,
         limits: &CaseLimits,
         shared: &Shared,
         slice: &Slice<'_>,
@@ -69,10 +70,10 @@ impl Searches {
     /// As [`optimal`](Self::optimal), giving up (`Ok(None)`) as soon as the optimal length is
     /// known to exceed `max`: before searching when the heuristic says so, else when an
     /// iteration's bound passes it.
-    pub(crate) fn optimal_within<B: Case + Remembered>(
+    pub(crate) fn optimal_within(
         &mut self,
-        start: &B,
-        target: &B,
+        start: &GridBoard,
+        target: &GridBoard,
         max: u32,
         limits: &CaseLimits,
         shared: &Shared,
@@ -82,8 +83,7 @@ impl Searches {
         let search = match &mut self.current {
             Some(search) => search,
             empty => {
-                if let Some(moves) =
-                    B::key(start, target).and_then(|key| recall(&shared.cache, &key))
+                if let Some(moves) = remembered::recall(&shared.cache, start, target)
                     && let Ok(moves) = parse_moves(&moves)
                 {
                     self.method = "cache";
@@ -122,7 +122,7 @@ impl Searches {
                 self.done.nodes += stats.nodes;
                 self.done.iterations += stats.iterations;
                 self.method = method;
-                B::remember(&shared.cache, start, target, &moves);
+                remembered::remember(&shared.cache, start, target, &moves);
                 Progress::Done(Ok(within(moves)))
             }
             Err(stopped) => {

@@ -3,14 +3,13 @@
 use std::sync::Arc;
 
 use solver_core::Move;
-use solver_core::tiles::solver::Case;
+use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::verify::{Verdict, verdict};
 use solver_proto::v2 as pb;
 use tonic::Request;
 
-use super::remembered::Remembered;
 use super::searches::Searches;
-use super::wire::{self as convert, Boards};
+use super::wire as convert;
 use crate::errors::Failure;
 use crate::scheduler::{Progress, Slice};
 use crate::service::Shared;
@@ -25,13 +24,10 @@ pub(crate) async fn verify(
     let call = Call::begin(shared, &request)?;
     let request = request.into_inner();
     let budget = request.limits.map_or(0, |limits| limits.node_budget);
-    let boards = convert::reachable(request.rows, request.cols, &request.start, &request.target)?;
+    let (start, target) =
+        convert::reachable(request.rows, request.cols, &request.start, &request.target)?;
     let moves = convert::moves(&request.moves)?;
-    let (verdict, stats) = match boards {
-        Boards::Eight(start, target) => call.run(judge(start, target, moves, budget)).await,
-        Boards::Fifteen(start, target) => call.run(judge(start, target, moves, budget)).await,
-        Boards::Grid(start, target) => call.run(judge(start, target, moves, budget)).await,
-    }?;
+    let (verdict, stats) = call.run(judge(start, target, moves, budget)).await?;
     Ok(convert::verify_response(
         &verdict,
         stats,
@@ -40,9 +36,9 @@ pub(crate) async fn verify(
 }
 
 /// The sliced work of judging `moves` from `start` towards `target`.
-fn judge<B: Case + Remembered + Send + 'static>(
-    start: B,
-    target: B,
+fn judge(
+    start: GridBoard,
+    target: GridBoard,
     moves: Vec<Move>,
     budget: u64,
 ) -> impl FnMut(&CaseLimits, &Shared, &Slice<'_>) -> Progress<Result<(Verdict, Stats), Failure>>

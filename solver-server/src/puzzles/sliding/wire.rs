@@ -4,11 +4,10 @@
 
 use std::time::Duration;
 
-use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::hint::Hint;
 use solver_core::tiles::verify::Verdict;
-use solver_core::{Board3, Board4, Move, parse_moves};
+use solver_core::{Move, parse_moves};
 use solver_proto::v2 as pb;
 use solver_proto::v2::{solution, solve_response};
 
@@ -18,84 +17,6 @@ use crate::convert::v2::{answered, stats};
 use crate::errors::Failure;
 use crate::service::puzzle::Stats;
 
-/// A validated start and target of a served size.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Boards {
-    /// 3×3.
-    Eight(Board3, Board3),
-    /// 4×4.
-    Fifteen(Board4, Board4),
-    /// Any other shape from 2×2 to 8×8.
-    Grid(GridBoard, GridBoard),
-}
-
-/// The shape of a sliding board: one of the two with fast tables, or any other of 2×2 to 8×8.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Shape {
-    /// 3×3: the 8-puzzle's table.
-    Eight,
-    /// 4×4: the 15-puzzle's pattern databases.
-    Fifteen,
-    /// Any other shape: the size-generic searches.
-    Other(Grid),
-}
-
-/// Reads `rows` and `cols`; the error names the one out of range.
-pub(crate) fn shape(rows: u32, cols: u32) -> Result<Shape, Failure> {
-    match (rows, cols) {
-        (3, 3) => Ok(Shape::Eight),
-        (4, 4) => Ok(Shape::Fifteen),
-        _ => grid(rows, cols).map(Shape::Other),
-    }
-}
-
-/// Reads `rows` and `cols` as any shape from 2×2 to 8×8; the error names the one out of range.
-pub(crate) fn grid(rows: u32, cols: u32) -> Result<Grid, Failure> {
-    Grid::new(rows as usize, cols as usize).map_err(|err| {
-        let fits = |n: u32| (Grid::MIN..=Grid::MAX).contains(&(n as usize));
-        Failure::invalid(if fits(rows) { "cols" } else { "rows" }, err.to_string())
-    })
-}
-
-/// Validates a start and target of another shape (empty target = the standard goal).
-pub(crate) fn grid_boards(
-    grid: Grid,
-    start: &[u32],
-    target: &[u32],
-) -> Result<(GridBoard, GridBoard), Failure> {
-    let start =
-        GridBoard::new(grid, start).map_err(|e| Failure::invalid("start", e.to_string()))?;
-    let target = if target.is_empty() {
-        GridBoard::goal(grid)
-    } else {
-        GridBoard::new(grid, target).map_err(|e| Failure::invalid("target", e.to_string()))?
-    };
-    Ok((start, target))
-}
-
-/// Validates a sliding board's shape, start and target (empty = the standard goal).
-pub(crate) fn boards(
-    rows: u32,
-    cols: u32,
-    start: &[u32],
-    target: &[u32],
-) -> Result<Boards, Failure> {
-    Ok(match shape(rows, cols)? {
-        Shape::Eight => {
-            let (start, target) = case::boards::<3>(start, target)?;
-            Boards::Eight(start, target)
-        }
-        Shape::Fifteen => {
-            let (start, target) = case::boards::<4>(start, target)?;
-            Boards::Fifteen(start, target)
-        }
-        Shape::Other(grid) => {
-            let (start, target) = grid_boards(grid, start, target)?;
-            Boards::Grid(start, target)
-        }
-    })
-}
-
 /// Validates boards the start must be able to reach the target of (`Hint`, `Verify`): an
 /// unreachable target is a bad `target` (as the proto documents), explained as `Solve` explains
 /// an unsolvable case, and saying which target was meant when the request gave none.
@@ -104,13 +25,9 @@ pub(crate) fn reachable(
     cols: u32,
     start: &[u32],
     target: &[u32],
-) -> Result<Boards, Failure> {
-    let boards = boards(rows, cols, start, target)?;
-    let can = match &boards {
-        Boards::Eight(start, target) => start.can_reach(target),
-        Boards::Fifteen(start, target) => start.can_reach(target),
-        Boards::Grid(start, target) => start.can_reach(target),
-    };
+) -> Result<(GridBoard, GridBoard), Failure> {
+    let boards = case::boards(case::grid(rows, cols)?, start, target)?;
+    let can = boards.0.can_reach(&boards.1);
     if can {
         Ok(boards)
     } else {
@@ -226,22 +143,6 @@ mod tests {
         assert_eq!(field, "moves");
         assert!(message.contains("move 3 is 'U'"), "{message}");
         assert!(moves("dx").is_err());
-    }
-
-    #[test]
-    fn shapes_name_the_field_at_fault() {
-        assert_eq!(shape(3, 3), Ok(Shape::Eight));
-        assert_eq!(shape(4, 4), Ok(Shape::Fifteen));
-        assert_eq!(shape(5, 5), Ok(Shape::Other(Grid::new(5, 5).unwrap())));
-        let Err(Failure::Invalid { field, message }) = shape(9, 3) else {
-            panic!("9x3 accepted");
-        };
-        assert_eq!(field, "rows");
-        assert!(message.contains("9×3"), "{message}");
-        let Err(Failure::Invalid { field, .. }) = shape(3, 1) else {
-            panic!("3x1 accepted");
-        };
-        assert_eq!(field, "cols");
     }
 
     #[test]

@@ -298,8 +298,12 @@ fn reply(
 }
 
 impl V2Puzzle for Solitaire {
-    const KIND: Kind = Kind::Solitaire;
+    const NAME: &'static str = "solitaire";
     type Part = pb::SolitairePuzzle;
+
+    fn kind(_: &pb::SolitairePuzzle) -> Kind {
+        Kind::Solitaire
+    }
 
     fn read(
         part: &pb::SolitairePuzzle,

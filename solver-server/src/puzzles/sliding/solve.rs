@@ -1,20 +1,22 @@
-//! Sliding boards of every shape but 3×3 and 4×4 (2×2 to 8×8): optimal answers by the
-//! size-generic IDA* (one scheduler job per case, preempted every slice like the 15-puzzle's),
-//! or, when the request allows a ratio above 1, an answer with a proven lower bound.
+//! `Solve` of a sliding case, on any shape from 2×2 to 8×8: the optimal answer the core's solver
+//! begins (an instant table walk, batched, or one search job per case preempted every slice), or,
+//! when the request allows a ratio above 1 on a shape whose optimum is not quick, an answer with
+//! a proven lower bound.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use solver_core::tiles::bounded::{BoundedSearch, Method, Step};
-use solver_core::tiles::solver::{Bounded, Search, TABLE_METHOD};
+use solver_core::tiles::solver::{Bounded, Search, Solver};
 use solver_core::{Move, SearchStats, StopReason, Stopped, format_moves};
 use solver_proto::v2 as pb;
 
-use super::GridCase;
+use super::SlidingAnswer;
 use super::begin::{Begun, begin};
+use super::case::{self, SlidingCase};
 use super::provision::Provision;
-use super::remembered::{self, grid_key};
-use super::wire as v2;
+use super::remembered;
+use super::wire;
 use crate::budget::Reservation;
 use crate::config::Kind;
 use crate::convert::v2::{Common, Quality, answered};
@@ -26,33 +28,14 @@ use crate::service::any::V2Puzzle;
 use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, Stats};
 use crate::service::report::{Phase, Report};
 
-/// Cases on boards of the other shapes.
+/// Sliding cases.
 #[derive(Debug)]
-pub(crate) struct AnyShape;
-
-/// The answer to a case on another shape.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum GridAnswer {
-    /// Moves that reach the target.
-    Solved {
-        /// The move letters: optimal and lexicographically smallest when `lower_bound` equals
-        /// their length.
-        moves: Arc<str>,
-        /// A proven lower bound on the optimal length.
-        lower_bound: u32,
-        /// Taken from the cache.
-        cached: bool,
-        /// The work it cost.
-        stats: Stats,
-    },
-    /// The start cannot reach the target (parity); nothing was searched.
-    Unsolvable,
-}
+pub(crate) struct Sliding;
 
 /// A case and, once a search started, the search with its stop check.
 #[derive(Debug)]
-pub(crate) struct GridWork {
-    case: GridCase,
+pub(crate) struct SlidingWork {
+    case: SlidingCase,
     /// The case's stop check, from its first slice: waiting for tables or memory counts
     /// against its time limit and deadline too.
     stop: Option<CaseStop>,
@@ -115,12 +98,12 @@ const ANYTIME_SHORTENING: Duration = Duration::from_secs(1);
 /// then the constructive method, preempted like any search. It starts once its memory ceiling
 /// fits the server's search memory, and its time limit runs from its first slice.
 fn bounded_step(
-    work: &mut GridWork,
+    work: &mut SlidingWork,
     ratio: f64,
     limits: &CaseLimits,
     shared: &Shared,
     slice: &Slice<'_>,
-) -> Progress<Result<GridAnswer, Failure>> {
+) -> Progress<Result<SlidingAnswer, Failure>> {
     let case = &work.case;
     let stop = work
         .stop
@@ -155,7 +138,7 @@ fn bounded_step(
     }
     let found = match ran {
         Ok(Step::Suspended) => return Progress::Pending,
-        Ok(Step::Done(found)) => Ok(GridAnswer::Solved {
+        Ok(Step::Done(found)) => Ok(SlidingAnswer::Solved {
             moves: Arc::from(format_moves(&found.moves)),
             lower_bound: found.lower_bound,
             cached: false,
@@ -166,6 +149,7 @@ fn bounded_step(
                     Method::Constructive => "constructive",
                 },
             ),
+            kind: case::kind(case.grid()),
         }),
         Err(stopped) => {
             let bound = search.lower_bound();
@@ -177,31 +161,38 @@ fn bounded_step(
     Progress::Done(found)
 }
 
-impl Puzzle for AnyShape {
-    type Case = GridCase;
-    type Answer = GridAnswer;
-    type Work = GridWork;
+impl Puzzle for Sliding {
+    type Case = SlidingCase;
+    type Answer = SlidingAnswer;
+    type Work = SlidingWork;
 
-    fn lane(_case: &GridCase) -> Lane {
-        Lane::Search
+    /// Instant shapes' cases (3×3 table walks) are batched; every other case is a search job.
+    fn lane(case: &SlidingCase) -> Lane {
+        if Solver::is_instant(case.grid()) {
+            Lane::Lookup
+        } else {
+            Lane::Search
+        }
     }
 
-    /// Parity, and the cache for optimal answers.
-    fn prepare(case: &GridCase, shared: &Shared) -> Option<GridAnswer> {
+    /// Parity, and the cache for optimal answers (instant shapes are never cached, nor counted
+    /// as cache misses).
+    fn prepare(case: &SlidingCase, shared: &Shared) -> Option<SlidingAnswer> {
         if !case.start.can_reach(&case.target) {
-            return Some(GridAnswer::Unsolvable);
+            return Some(SlidingAnswer::Unsolvable);
         }
-        let moves = remembered::recall(&shared.cache, &grid_key(&case.start, &case.target))?;
-        Some(GridAnswer::Solved {
-            lower_bound: u32::try_from(moves.len()).unwrap_or(u32::MAX),
+        let moves = remembered::recall(&shared.cache, &case.start, &case.target)?;
+        Some(SlidingAnswer::Solved {
+            lower_bound: crate::convert::count(moves.len()),
             moves,
             cached: true,
             stats: Stats::no_search("cache"),
+            kind: case::kind(case.grid()),
         })
     }
 
-    fn begin(case: GridCase) -> GridWork {
-        GridWork {
+    fn begin(case: SlidingCase) -> SlidingWork {
+        SlidingWork {
             case,
             stop: None,
             search: None,
@@ -211,18 +202,17 @@ impl Puzzle for AnyShape {
     }
 
     fn step(
-        work: &mut GridWork,
+        work: &mut SlidingWork,
         limits: &CaseLimits,
         shared: &Shared,
         slice: &Slice<'_>,
-    ) -> Progress<Result<GridAnswer, Failure>> {
+    ) -> Progress<Result<SlidingAnswer, Failure>> {
         let case = &work.case;
-        if let Quality::Within(ratio) = case.quality {
+        if let Quality::Within(ratio) = case.quality
+            && !Solver::answers_optimally(case.grid())
+        {
             return bounded_step(work, ratio, limits, shared, slice);
         }
-        let stop = work
-            .stop
-            .get_or_insert_with(|| limits.stop(case.node_budget));
         let search = match &mut work.search {
             Some(started) => started,
             empty => match begin(
@@ -232,9 +222,20 @@ impl Puzzle for AnyShape {
                 slice,
                 !length_proven(limits),
             ) {
-                Begun::Answered { moves, .. } => return Progress::Done(Ok(walked(&moves))),
-                Begun::Unsolvable => return Progress::Done(Ok(GridAnswer::Unsolvable)),
+                Begun::Answered { moves, method } => {
+                    return Progress::Done(Ok(walked(case, &moves, method)));
+                }
+                Begun::Unsolvable => return Progress::Done(Ok(SlidingAnswer::Unsolvable)),
+                Begun::Waiting(missing) if missing.is_required() => {
+                    // No search can start without it: the case's limits run from its search.
+                    let done = shared.families.sliding.progress(missing);
+                    limits.phase(Phase::Tables, done);
+                    return Progress::Pending;
+                }
                 Begun::Waiting(missing) => {
+                    let stop = work
+                        .stop
+                        .get_or_insert_with(|| limits.stop(case.node_budget));
                     // A watcher gets its first answer meanwhile (with Manhattan distance).
                     match anytime_step(&mut work.anytime, case, stop, limits, shared, slice) {
                         Progress::Pending => return Progress::Pending,
@@ -258,6 +259,9 @@ impl Puzzle for AnyShape {
                 }
             },
         };
+        let stop = work
+            .stop
+            .get_or_insert_with(|| limits.stop(case.node_budget));
         let before = match anytime_step(&mut work.anytime, case, stop, limits, shared, slice) {
             Progress::Pending => return Progress::Pending,
             Progress::Done(Err(failure)) => return Progress::Done(Err(failure)),
@@ -276,12 +280,10 @@ impl Puzzle for AnyShape {
         };
         Progress::Done(match ran {
             Ok(moves) => {
-                let letters: Arc<str> = Arc::from(format_moves(&moves));
-                let key = grid_key(&case.start, &case.target);
-                remembered::remember(&shared.cache, key, Arc::clone(&letters));
-                Ok(GridAnswer::Solved {
-                    lower_bound: search.lower_bound(),
-                    moves: letters,
+                remembered::remember(&shared.cache, &case.start, &case.target, &moves);
+                Ok(SlidingAnswer::Solved {
+                    lower_bound: crate::convert::count(moves.len()),
+                    moves: Arc::from(format_moves(&moves)),
                     cached: false,
                     stats: Stats::searched(
                         SearchStats {
@@ -290,6 +292,7 @@ impl Puzzle for AnyShape {
                         },
                         search.method(),
                     ),
+                    kind: case::kind(case.grid()),
                 })
             }
             // The last iteration's bound: every shorter one was searched in full.
@@ -302,10 +305,23 @@ impl Puzzle for AnyShape {
         })
     }
 
-    fn outcome(answer: &GridAnswer) -> Outcome {
+    fn outcome(answer: &SlidingAnswer) -> Outcome {
         match answer {
-            GridAnswer::Solved { .. } => Outcome::Solved,
-            GridAnswer::Unsolvable => Outcome::Unsolvable,
+            SlidingAnswer::Solved { .. } => Outcome::Solved,
+            SlidingAnswer::Unsolvable => Outcome::Unsolvable,
+        }
+    }
+
+    /// 15-puzzle answers found by search are counted by their heuristic.
+    fn searched_with(answer: &SlidingAnswer) -> Option<&'static str> {
+        match answer {
+            SlidingAnswer::Solved {
+                cached: false,
+                stats,
+                kind: Kind::Fifteen,
+                ..
+            } => Some(stats.method),
+            _ => None,
         }
     }
 }
@@ -317,13 +333,18 @@ impl Puzzle for AnyShape {
 /// deadline, the time limit or a cancel end the case.
 fn anytime_step(
     anytime: &mut Anytime,
-    case: &GridCase,
+    case: &SlidingCase,
     stop: &CaseStop,
     limits: &CaseLimits,
     shared: &Shared,
     slice: &Slice<'_>,
 ) -> Progress<Result<u64, Failure>> {
-    let Some(report) = &limits.report else {
+    // Shapes answered optimally within a second need no first answer.
+    let Some(report) = limits
+        .report
+        .as_ref()
+        .filter(|_| !Solver::answers_optimally(case.grid()))
+    else {
         return Progress::Done(Ok(0));
     };
     let running = match anytime {
@@ -386,7 +407,7 @@ fn anytime_step(
 
 /// A bounded search of `case` within `ratio` (with the target's databases when they are held
 /// now) and the search memory it reserved; `None` when that memory is not free now.
-fn bounded(case: &GridCase, ratio: f64, shared: &Shared) -> Option<(Bounded, Reservation)> {
+fn bounded(case: &SlidingCase, ratio: f64, shared: &Shared) -> Option<(Bounded, Reservation)> {
     let solver = &shared.families.sliding.solver;
     let bounded = solver.bounded(&case.start, &case.target, ratio);
     let memory = shared
@@ -416,7 +437,7 @@ fn length_proven(limits: &CaseLimits) -> bool {
 }
 
 /// How far the build or load of the tables `case` waits for has come (0 when unknown).
-fn tables_done(shared: &Shared, case: &GridCase) -> f64 {
+fn tables_done(shared: &Shared, case: &SlidingCase) -> f64 {
     shared
         .families
         .sliding
@@ -450,25 +471,31 @@ pub(crate) fn wait<T>(stop: &CaseStop, limits: &CaseLimits) -> Progress<Result<T
     }
 }
 
-/// The answer from a complete table: not cached (the table is the cache).
-fn walked(moves: &[Move]) -> GridAnswer {
-    GridAnswer::Solved {
-        lower_bound: u32::try_from(moves.len()).unwrap_or(u32::MAX),
+/// The answer read from a table: not cached (the table is the cache).
+fn walked(case: &SlidingCase, moves: &[Move], method: &'static str) -> SlidingAnswer {
+    SlidingAnswer::Solved {
+        lower_bound: crate::convert::count(moves.len()),
         moves: Arc::from(format_moves(moves)),
         cached: false,
-        stats: Stats::no_search(TABLE_METHOD),
+        stats: Stats::no_search(method),
+        kind: case::kind(case.grid()),
     }
 }
 
-impl V2Puzzle for AnyShape {
-    const KIND: Kind = Kind::Sliding;
+impl V2Puzzle for Sliding {
+    const NAME: &'static str = "sliding";
     type Part = pb::SlidingPuzzle;
 
-    fn read(part: &pb::SlidingPuzzle, common: Common, _: &Shared) -> Result<GridCase, Failure> {
+    /// The shape's kind; a shape out of range is counted as a 3×3 one.
+    fn kind(part: &pb::SlidingPuzzle) -> Kind {
+        case::grid(part.rows, part.cols).map_or(Kind::Eight, case::kind)
+    }
+
+    fn read(part: &pb::SlidingPuzzle, common: Common, _: &Shared) -> Result<SlidingCase, Failure> {
         let within = |failure: Failure| failure.within("sliding");
-        let grid = v2::grid(part.rows, part.cols).map_err(within)?;
-        let (start, target) = v2::grid_boards(grid, &part.start, &part.target).map_err(within)?;
-        Ok(GridCase {
+        let grid = case::grid(part.rows, part.cols).map_err(within)?;
+        let (start, target) = case::boards(grid, &part.start, &part.target).map_err(within)?;
+        Ok(SlidingCase {
             start,
             target,
             node_budget: common.node_budget,
@@ -476,20 +503,21 @@ impl V2Puzzle for AnyShape {
         })
     }
 
-    fn response(answer: GridAnswer, elapsed: Duration) -> pb::SolveResponse {
+    fn response(answer: SlidingAnswer, elapsed: Duration) -> pb::SolveResponse {
         match answer {
-            GridAnswer::Solved {
+            SlidingAnswer::Solved {
                 moves,
                 lower_bound,
                 cached,
                 stats,
+                ..
             } => answered(
-                v2::sliding_solution(&moves, lower_bound),
+                wire::sliding_solution(&moves, lower_bound),
                 cached,
                 stats,
                 elapsed,
             ),
-            GridAnswer::Unsolvable => v2::unsolvable(elapsed),
+            SlidingAnswer::Unsolvable => wire::unsolvable(elapsed),
         }
     }
 }
