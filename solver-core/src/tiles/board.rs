@@ -126,6 +126,14 @@ impl<const W: usize> Board<W> {
         Self { cells }
     }
 
+    /// The board of `W²` cells already validated (a [`GridBoard`](super::grid_board::GridBoard)'s).
+    pub(crate) fn from_valid(valid: &[u8]) -> Self {
+        debug_assert_eq!(valid.len(), Self::CELLS);
+        let mut cells = [0u8; 16];
+        cells[..Self::CELLS].copy_from_slice(valid);
+        Self { cells }
+    }
+
     /// Validates `W²` numbers, row-major, 0 for the blank.
     ///
     /// ```

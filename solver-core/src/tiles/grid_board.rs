@@ -25,7 +25,8 @@ pub(crate) fn validate<T: Copy + Into<u64>>(
         });
     }
     let max = cells as u64 - 1;
-    let mut seen: Vec<Option<usize>> = vec![None; cells];
+    // At most 64 cells: one bit per tile seen.
+    let mut seen = 0u64;
     let mut tiles = Vec::with_capacity(cells);
     for (index, value) in values.iter().map(|&v| v.into()).enumerate() {
         if value > max {
@@ -35,7 +36,11 @@ pub(crate) fn validate<T: Copy + Into<u64>>(
                 max: max as u32,
             });
         }
-        if let Some(first) = seen[value as usize] {
+        if seen & (1 << value) != 0 {
+            let first = values
+                .iter()
+                .position(|&v| v.into() == value)
+                .expect("seen before");
             // With the right count, a repeated tile means another one is absent.
             let missing = (0..cells as u64)
                 .find(|&t| !values.iter().any(|&v| v.into() == t))
@@ -47,7 +52,7 @@ pub(crate) fn validate<T: Copy + Into<u64>>(
                 missing,
             });
         }
-        seen[value as usize] = Some(index);
+        seen |= 1 << value;
         tiles.push(value as u8);
     }
     Ok(tiles)
@@ -166,7 +171,7 @@ impl<const W: usize> TryFrom<&GridBoard> for Board<W> {
         if board.grid != Grid::new(W, W).map_err(|_| wrong_count::<W>(board))? {
             return Err(wrong_count::<W>(board));
         }
-        Board::from_cells(&board.cells)
+        Ok(Board::from_valid(&board.cells))
     }
 }
 

@@ -40,8 +40,9 @@ pub(crate) struct SlidingWork {
     /// against its time limit and deadline too.
     stop: Option<CaseStop>,
     search: Option<Search>,
-    /// A bounded case's search under way, and the memory it reserved.
-    bounded: Option<(BoundedSearch, Reservation)>,
+    /// A bounded case's search under way, and the memory it reserved (boxed: most cases never
+    /// have one, and the work of an instant case should stay small).
+    bounded: Option<Box<(BoundedSearch, Reservation)>>,
     /// For a watched optimal case: the bounded first answer's search, once started, until it
     /// is over.
     anytime: Anytime,
@@ -108,7 +109,7 @@ fn bounded_step(
     let stop = work
         .stop
         .get_or_insert_with(|| limits.stop(case.node_budget));
-    let (search, _memory) = match &mut work.bounded {
+    let (search, _memory) = &mut **match &mut work.bounded {
         Some(started) => started,
         empty => {
             // Stored databases are loaded (and waited for, within the case's limits) rather than
@@ -129,7 +130,7 @@ fn bounded_step(
                 limits.phase(Phase::Waiting, 0.0);
                 return wait(stop, limits);
             };
-            empty.insert((search, memory))
+            empty.insert(Box::new((search, memory)))
         }
     };
     let ran = search.run(&stop.stop, Some(slice.end));
