@@ -17,7 +17,8 @@ pub enum Kind {
     Fifteen,
     /// Four-piece Solitaire on 8×8, `SolveSolitaire`.
     Solitaire,
-    /// Sliding boards of every other shape, 2×2 to 8×8 (`solver.v2` only; nothing to warm up).
+    /// Sliding boards of every other shape, 2×2 to 8×8 (`solver.v2` only; its warm-up loads the
+    /// stored pattern databases).
     Sliding,
 }
 
@@ -51,7 +52,7 @@ impl std::fmt::Display for Kind {
     }
 }
 
-/// The tables to build before reporting SERVING: `eight,fifteen`, or `none`.
+/// The tables to get ready before reporting SERVING: `eight,fifteen,sliding`, or `none`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct WarmUp(pub Vec<Kind>);
 

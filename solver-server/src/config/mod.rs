@@ -132,7 +132,7 @@ mod tests {
         assert_eq!(config.metrics.listen, Some("0.0.0.0:9090".parse().unwrap()));
         assert_eq!(
             config.tables.warm_up,
-            WarmUp(vec![Kind::Eight, Kind::Fifteen])
+            WarmUp(vec![Kind::Eight, Kind::Fifteen, Kind::Sliding])
         );
         assert_eq!(config.tables.data_dir, None);
         assert!(config.tables.build_databases);

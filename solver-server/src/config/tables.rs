@@ -12,10 +12,11 @@ use super::kinds::WarmUp;
 /// The tables: warm-up, the data directory and its background builds, and their memory.
 #[derive(Debug, Clone, Args)]
 pub struct Tables {
-    /// Tables to build before reporting SERVING, comma-separated (`eight`, `fifteen`;
-    /// `solitaire` needs none), or `none`: the first case of each kind then builds its tables
-    /// (the 15-puzzle's take seconds).
-    #[arg(long, env = "SOLVER_WARM_UP", default_value = "eight,fifteen")]
+    /// Tables to get ready before reporting SERVING, comma-separated (`eight`, `fifteen`;
+    /// `sliding`: the stored pattern databases of the other shapes for their standard goal, such
+    /// as the 24-puzzle's, about a second each; `solitaire` needs none), or `none`: the first case
+    /// of each kind then builds or loads its tables (the 15-puzzle's take seconds).
+    #[arg(long, env = "SOLVER_WARM_UP", default_value = "eight,fifteen,sliding")]
     pub warm_up: WarmUp,
 
     /// Directory of stored pattern databases; default: the platform's cache directory

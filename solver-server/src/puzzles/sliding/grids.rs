@@ -207,6 +207,37 @@ impl Grids {
         shapes::partition_to_use(&self.data, grid, blank, self.room(), self.request_build)
     }
 
+    /// Loads every stored set of pattern databases for a standard goal (the blank last) that
+    /// the budget allows, blocking (a second for the 24-puzzle's 977 MB): a server that warms up
+    /// `sliding` answers such cases at once from its first, bounded ones included. Builds none;
+    /// returns the shapes loaded.
+    pub(crate) fn load_stored(&self, pace: &dyn Pace) -> Vec<Grid> {
+        let shapes = (Grid::MIN..=Grid::MAX)
+            .flat_map(|rows| (Grid::MIN..=Grid::MAX).map(move |cols| Grid::new(rows, cols)))
+            .filter_map(Result::ok)
+            .filter(|&grid| {
+                !tabled(grid)
+                    && grid.cells() <= MAX_DATABASE_CELLS
+                    && !Solver::answers_optimally(grid)
+            });
+        let mut loaded = Vec::new();
+        for grid in shapes {
+            let blank = grid.cells() - 1;
+            let stored = self
+                .partition_to_use(grid, blank)
+                .is_some_and(|partition| shapes::databases_stored(&self.data, &partition));
+            if !stored || self.held(grid, blank) || self.building.swap(true, Ordering::AcqRel) {
+                continue;
+            }
+            self.prepare(grid, blank, pace);
+            self.building.store(false, Ordering::Release);
+            if self.held(grid, blank) {
+                loaded.push(grid);
+            }
+        }
+        loaded
+    }
+
     /// Loads or builds (then stores) what `grid` and `blank` need; on a build thread. What is
     /// held already is neither loaded nor counted again.
     pub(crate) fn prepare(&self, grid: Grid, blank: usize, pace: &dyn Pace) {
@@ -331,6 +362,32 @@ mod tests {
             grids.prepare(grid, blank, unpaced);
             assert_eq!(grids.held.load(Ordering::Relaxed), sets[0].memory_bytes());
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A warm-up loads the stored sets for standard goals, and builds none.
+    #[test]
+    fn stored_sets_for_standard_goals_load_before_serving() {
+        let dir = std::env::temp_dir().join(format!("grids-warm-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let grid = Grid::new(3, 5).unwrap();
+        let (budget_mib, unpaced) = (1, &solver_core::Unpaced);
+        let data = DataDir::new(Some(dir.clone()));
+        let budget = budget_mib << 20;
+        let empty = Grids::new(Arc::default(), data.clone(), 1, budget, budget);
+        assert_eq!(
+            empty.load_stored(unpaced),
+            Vec::<Grid>::new(),
+            "nothing stored"
+        );
+        shapes::build_shape(data.clone(), grid, grid.cells() - 1, 1, budget_mib, unpaced).unwrap();
+        let grids = Grids::new(Arc::default(), data, 1, budget, budget);
+        assert_eq!(grids.load_stored(unpaced), vec![grid]);
+        assert!(grids.solver.databases(grid, grid.cells() - 1).is_some());
+        assert!(
+            grids.load_stored(unpaced).is_empty(),
+            "held: not loaded again"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -1,5 +1,6 @@
-//! The 8- and 15-puzzle family's warm-up policy: which tables to get ready before SERVING, and
-//! which 15-puzzle databases to load, build and store after.
+//! The sliding family's warm-up policy: which tables to get ready before SERVING (the 8- and
+//! 15-puzzle's, the stored databases of the other shapes), and which 15-puzzle databases to
+//! load, build and store after.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -24,6 +25,7 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
     let scheduler = Arc::clone(&shared.scheduler);
     let config = &shared.config;
     let squares = Arc::clone(shared.families.sliding.squares());
+    let grids = Arc::clone(&shared.families.sliding.grids);
     let data = shared.families.sliding.data.clone();
     let metrics = Arc::clone(&shared.metrics);
     let kinds = config.tables.warm_up.0.clone();
@@ -45,6 +47,10 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
                 }
                 if let Some(grid) = tables_shape(kind) {
                     warm_squares.warm_up(grid, pacer);
+                }
+                if kind == Kind::Sliding {
+                    let loaded = grids.load_stored(pacer);
+                    tracing::info!(shapes = ?loaded, "stored pattern databases of the other shapes loaded");
                 }
                 tracing::info!(%kind, elapsed = ?started.elapsed(), "tables ready");
             }
