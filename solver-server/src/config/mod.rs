@@ -113,7 +113,10 @@ mod tests {
                 &["--workers", "100000"],
                 "100000 workers is too many: expected 0 (one per core) to 4096",
             ),
-            (&["--warm-up", "nine"], "\"nine\" is not a puzzle kind"),
+            (
+                &["--warm-up", "nine"],
+                "\"nine\" is not a puzzle kind: expected eight, fifteen, solitaire, sliding or none",
+            ),
             (
                 &["--metrics-listen", "here"],
                 "\"here\" is not a socket address",
