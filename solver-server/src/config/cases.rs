@@ -1,13 +1,10 @@
-//! What one case may spend: its time, its search nodes, its Solitaire moves.
+//! What one case may spend: its time and its search nodes (each family's own limits are its
+//! flags, `FamilyFlags`).
 
 use std::time::Duration;
 
 use clap::Args;
 use solver_store::flags::parse_duration;
-
-/// The default and the most of `--max-solitaire-moves`. The search stops by itself once a
-/// frontier is empty (the board has 635,376 positions), so the cap only keeps absurd limits out.
-const SOLITAIRE_MOVES_LIMIT: u32 = 256;
 
 /// The budgets of each case, whatever its request asks.
 #[derive(Debug, Clone, Args)]
@@ -24,22 +21,16 @@ pub struct Cases {
     )]
     pub timeout: Duration,
 
-    /// Search nodes a searched case may expand when its request sets no `node_budget` (a
-    /// 15-puzzle node is a board, a Solitaire node a position; 3×3 cases are looked up, not
-    /// searched); 0 means no node limit (the time limit still applies).
+    /// Search nodes a searched case may expand when its request sets no `node_budget` (a node
+    /// is a position of its puzzle; 3×3 cases are looked up, not searched); 0 means no node
+    /// limit (the time limit still applies).
     #[arg(long, env = "SOLVER_NODE_BUDGET", default_value_t = 0)]
     pub node_budget: u64,
 
-    /// Most search nodes any 15-puzzle or Solitaire case (or v2 call: a hint's or a scramble's
-    /// searches together) may expand, whatever its request asks; 0 means no cap.
+    /// Most search nodes any searched case (or v2 call: a hint's or a scramble's searches
+    /// together) may expand, whatever its request asks; 0 means no cap.
     #[arg(long, env = "SOLVER_MAX_NODE_BUDGET", default_value_t = 0)]
     pub max_node_budget: u64,
-
-    /// Largest Solitaire `max_moves` accepted (1 to 256: a search ends by itself long before,
-    /// the board having 635,376 positions); larger requests get INVALID_ARGUMENT.
-    #[arg(long, env = "SOLVER_MAX_SOLITAIRE_MOVES", default_value_t = SOLITAIRE_MOVES_LIMIT,
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(SOLITAIRE_MOVES_LIMIT)))]
-    pub max_solitaire_moves: u32,
 }
 
 impl Cases {

@@ -6,9 +6,27 @@ use clap::{Arg, ArgMatches, Args, Command, CommandFactory, FromArgMatches, Parse
 
 use super::{ABOUT, Auth, Cases, Config, Limits, Metrics, Scheduling, Shutdown, Tables, Tls};
 use super::{Transport, Web};
+use crate::puzzles::families::{FamilyFlags, HELP_ORDER as FAMILY_HELP_ORDER};
 
-/// Every flag's id, in the order `--help` lists them (the order they were added in).
-const HELP_ORDER: [&str; 32] = [
+/// Every flag's id, in the order `--help` lists them (the order they were added in); the
+/// families' own come after the cases' limits.
+fn help_order() -> impl Iterator<Item = &'static str> {
+    let (before, after) = HELP_ORDER.split_at(
+        HELP_ORDER
+            .iter()
+            .position(|&id| id == "max_node_budget")
+            .expect("listed")
+            + 1,
+    );
+    before
+        .iter()
+        .chain(&FAMILY_HELP_ORDER)
+        .chain(after)
+        .copied()
+}
+
+/// Every flag's id but the families' own, in the order `--help` lists them.
+const HELP_ORDER: [&str; 31] = [
     "listen",
     "metrics_listen",
     "warm_up",
@@ -29,7 +47,6 @@ const HELP_ORDER: [&str; 32] = [
     "case_timeout",
     "node_budget",
     "max_node_budget",
-    "max_solitaire_moves",
     "grace_period",
     "tls_cert",
     "tls_key",
@@ -51,6 +68,7 @@ fn groups(command: Command) -> Command {
     let command = Web::augment_args(command);
     let command = Limits::augment_args(command);
     let command = Cases::augment_args(command);
+    let command = FamilyFlags::augment_args(command);
     let command = Scheduling::augment_args(command);
     let command = Tables::augment_args(command);
     let command = Metrics::augment_args(command);
@@ -66,7 +84,7 @@ fn in_help_order(command: Command) -> Command {
         .get_arguments()
         .cloned()
         .collect();
-    let command = HELP_ORDER.iter().fold(command, |command, id| {
+    let command = help_order().fold(command, |command, id| {
         let at = flags
             .iter()
             .position(|flag| flag.get_id() == id)
@@ -102,6 +120,7 @@ impl FromArgMatches for Config {
             web: Web::from_arg_matches_mut(matches)?,
             limits: Limits::from_arg_matches_mut(matches)?,
             cases: Cases::from_arg_matches_mut(matches)?,
+            families: FamilyFlags::from_arg_matches_mut(matches)?,
             scheduling: Scheduling::from_arg_matches_mut(matches)?,
             tables: Tables::from_arg_matches_mut(matches)?,
             metrics: Metrics::from_arg_matches_mut(matches)?,
@@ -120,6 +139,7 @@ impl FromArgMatches for Config {
         self.web.update_from_arg_matches_mut(matches)?;
         self.limits.update_from_arg_matches_mut(matches)?;
         self.cases.update_from_arg_matches_mut(matches)?;
+        self.families.update_from_arg_matches_mut(matches)?;
         self.scheduling.update_from_arg_matches_mut(matches)?;
         self.tables.update_from_arg_matches_mut(matches)?;
         self.metrics.update_from_arg_matches_mut(matches)?;

@@ -28,9 +28,8 @@ pub use self::transport::Transport;
 pub use self::values::FlagError;
 pub use self::web::Web;
 
-/// What the server is, in one line: its `--help` starts with it.
-pub const ABOUT: &str = "gRPC service that solves sliding-tile puzzles of any shape from 2x2 to 8x8 \
-                         (optimally, or within a proven ratio) and four-piece Solitaire";
+pub use crate::puzzles::ABOUT;
+pub use crate::puzzles::families::FamilyFlags;
 
 /// How the server runs, one group per concern. Every flag has a `SOLVER_*` environment fallback;
 /// `--help` lists them.
@@ -53,6 +52,8 @@ pub struct Config {
     pub limits: Limits,
     /// What one case may spend.
     pub cases: Cases,
+    /// Each puzzle family's own flags.
+    pub families: FamilyFlags,
     /// The worker pool, and each stream's window and batches.
     pub scheduling: Scheduling,
     /// The tables: warm-up, data directory, builds and their memory.
@@ -115,7 +116,7 @@ mod tests {
             ),
             (
                 &["--warm-up", "nine"],
-                "\"nine\" is not a puzzle kind: expected eight, fifteen, solitaire, sliding or none",
+                "\"nine\" is not a puzzle kind: expected eight, fifteen, ",
             ),
             (
                 &["--metrics-listen", "here"],
@@ -243,22 +244,6 @@ mod tests {
         assert!(!config.web.page);
         assert_eq!(config.tables.memory, 7);
         assert!(Config::try_parse_from(["solver-server", "--tls-cert", "c.pem"]).is_err());
-    }
-
-    #[test]
-    fn a_solitaire_move_limit_out_of_range_is_refused_not_clamped() {
-        for bad in ["0", "257", "100000"] {
-            let err = Config::try_parse_from(["solver-server", "--max-solitaire-moves", bad])
-                .unwrap_err()
-                .to_string();
-            assert!(
-                err.contains("--max-solitaire-moves") && err.contains("1..=256"),
-                "{err}"
-            );
-        }
-        let config =
-            Config::try_parse_from(["solver-server", "--max-solitaire-moves", "256"]).unwrap();
-        assert_eq!(config.cases.max_solitaire_moves, 256);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::kinds::WarmUp;
 pub struct Tables {
     /// Tables to get ready before reporting SERVING, comma-separated (`eight`, `fifteen`;
     /// `sliding`: the stored pattern databases of the other shapes for their standard goal, such
-    /// as the 24-puzzle's, about a second each; `solitaire` needs none), or `none`: the first case
+    /// as the 24-puzzle's, about a second each; the other kinds need none), or `none`: the first case
     /// of each kind then builds or loads its tables (the 15-puzzle's take seconds).
     #[arg(long, env = "SOLVER_WARM_UP", default_value = "eight,fifteen,sliding")]
     pub warm_up: WarmUp,

@@ -157,7 +157,7 @@ impl V1Rpc for Solitaire {
         request: &pb::SolitaireRequest,
         shared: &Shared,
     ) -> (u64, Result<SolitaireCase, Failure>) {
-        let limit = shared.config.cases.max_solitaire_moves;
+        let limit = shared.config.families.solitaire.max_moves;
         let case = convert::solitaire_case(request, limit, solitaire::DEFAULT_MOVES);
         (request.id, case)
     }

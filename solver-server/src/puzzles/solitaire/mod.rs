@@ -22,6 +22,7 @@ use crate::service::any::V2Puzzle;
 use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, Stats};
 
 /// The move limit when a request gives 0.
+pub(crate) mod flags;
 pub(crate) mod state;
 
 /// The move limit when a request gives 0.
@@ -317,7 +318,7 @@ impl V2Puzzle for Solitaire {
             &squares(&part.start),
             &squares(&part.end),
             part.max_moves,
-            shared.config.cases.max_solitaire_moves,
+            shared.config.families.solitaire.max_moves,
             DEFAULT_MOVES,
         )
         .map_err(|failure| failure.within("solitaire"))

@@ -1,0 +1,44 @@
+//! Solitaire's own flag: the most moves a case may ask for.
+
+use clap::Args;
+
+/// The default and the most of `--max-solitaire-moves`. The search stops by itself once a
+/// frontier is empty (the board has 635,376 positions), so the cap only keeps absurd limits out.
+const MOVES_LIMIT: u32 = 256;
+
+/// What the server lets a Solitaire case ask.
+#[derive(Debug, Clone, Args)]
+pub struct Flags {
+    /// Largest Solitaire `max_moves` accepted (1 to 256: a search ends by itself long before,
+    /// the board having 635,376 positions); larger requests get INVALID_ARGUMENT.
+    #[arg(id = "max_solitaire_moves", long = "max-solitaire-moves", value_name = "MAX_SOLITAIRE_MOVES",
+          env = "SOLVER_MAX_SOLITAIRE_MOVES", default_value_t = MOVES_LIMIT,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MOVES_LIMIT)))]
+    pub max_moves: u32,
+}
+
+/// The family's flags' ids, in the order `--help` lists them.
+pub(crate) const HELP_ORDER: [&str; 1] = ["max_solitaire_moves"];
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser as _;
+
+    use crate::config::Config;
+
+    #[test]
+    fn a_move_limit_out_of_range_is_refused_not_clamped() {
+        for bad in ["0", "257", "100000"] {
+            let err = Config::try_parse_from(["solver-server", "--max-solitaire-moves", bad])
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("--max-solitaire-moves") && err.contains("1..=256"),
+                "{err}"
+            );
+        }
+        let config =
+            Config::try_parse_from(["solver-server", "--max-solitaire-moves", "256"]).unwrap();
+        assert_eq!(config.families.solitaire.max_moves, 256);
+    }
+}
