@@ -4,9 +4,10 @@
 
 use clap::{Arg, ArgMatches, Args, Command, CommandFactory, FromArgMatches, Parser};
 
+use super::FamilyFlags;
+use super::kinds::FAMILY_HELP_ORDER;
 use super::{ABOUT, Auth, Cases, Config, Limits, Metrics, Scheduling, Shutdown, Tables, Tls};
 use super::{Transport, Web};
-use crate::puzzles::families::{FamilyFlags, HELP_ORDER as FAMILY_HELP_ORDER};
 
 /// Every flag's id, in the order `--help` lists them (the order they were added in); the
 /// families' own come after the cases' limits.

@@ -1,4 +1,5 @@
-//! The puzzle kinds as flags name them, and `--warm-up`'s list of them.
+//! The puzzle kinds as flags name them, `--warm-up`'s list of them, each family's own flags,
+//! and the one line that says what the server solves.
 
 use std::fmt;
 use std::str::FromStr;
@@ -6,6 +7,22 @@ use std::str::FromStr;
 use clap::ValueEnum;
 
 use super::values::FlagError;
+
+/// What the server is, in one line: its `--help` starts with it.
+pub const ABOUT: &str = "gRPC service that solves sliding-tile puzzles of any shape from 2x2 to 8x8 \
+                         (optimally, or within a proven ratio) and four-piece Solitaire";
+
+/// Each family's own flags, one group per family, defined in the family's module (`--help`
+/// lists them after the cases' limits, in [`FAMILY_HELP_ORDER`]).
+#[derive(Debug, Clone, clap::Args)]
+pub struct FamilyFlags {
+    /// Solitaire's.
+    #[command(flatten)]
+    pub solitaire: crate::puzzles::solitaire::flags::Flags,
+}
+
+/// The families' flags' ids, in the order `--help` lists them.
+pub(super) const FAMILY_HELP_ORDER: [&str; 1] = crate::puzzles::solitaire::flags::HELP_ORDER;
 
 /// A puzzle kind: the name it has in flags, logs and metric labels. Each is served by one module
 /// of the server, which names its kind; this list is what flags and metrics enumerate.
@@ -72,8 +89,10 @@ impl FromStr for WarmUp {
         }
         text.split(',')
             .map(|name| {
-                <Kind as ValueEnum>::from_str(name.trim(), true)
-                    .map_err(|_| FlagError::NotAKind(name.to_owned()))
+                <Kind as ValueEnum>::from_str(name.trim(), true).map_err(|_| FlagError::NotAKind {
+                    name: name.to_owned(),
+                    kinds: Kind::ALL.map(Kind::name).join(", "),
+                })
             })
             .collect::<Result<_, _>>()
             .map(Self)

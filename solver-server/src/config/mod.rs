@@ -17,7 +17,7 @@ mod web;
 
 pub use self::auth::Auth;
 pub use self::cases::Cases;
-pub use self::kinds::{Kind, WarmUp};
+pub use self::kinds::{ABOUT, FamilyFlags, Kind, WarmUp};
 pub use self::limits::Limits;
 pub use self::metrics::Metrics;
 pub use self::scheduling::Scheduling;
@@ -27,9 +27,6 @@ pub use self::tls::Tls;
 pub use self::transport::Transport;
 pub use self::values::FlagError;
 pub use self::web::Web;
-
-pub use crate::puzzles::ABOUT;
-pub use crate::puzzles::families::FamilyFlags;
 
 /// How the server runs, one group per concern. Every flag has a `SOLVER_*` environment fallback;
 /// `--help` lists them.

@@ -46,14 +46,13 @@ pub enum FlagError {
     #[error(transparent)]
     Duration(#[from] DurationError),
     /// A name in `--warm-up` that is not a puzzle kind.
-    #[error("{0:?} is not a puzzle kind: expected {kinds} or none", kinds = kind_names())]
-    NotAKind(String),
-}
-
-/// Every kind's name, comma-separated, as `--warm-up` takes them.
-fn kind_names() -> String {
-    let names: Vec<&str> = super::Kind::ALL.iter().map(|kind| kind.name()).collect();
-    names.join(", ")
+    #[error("{name:?} is not a puzzle kind: expected {kinds} or none")]
+    NotAKind {
+        /// The name given.
+        name: String,
+        /// Every kind's name, comma-separated.
+        kinds: String,
+    },
 }
 
 /// The most `--workers`.

@@ -8,18 +8,6 @@ use solver_core::tiles::solver::Squares;
 
 use crate::config::Config;
 
-/// Each family's own flags, one group per family (`--help` lists them among the cases'
-/// limits, see [`HELP_ORDER`]).
-#[derive(Debug, Clone, clap::Args)]
-pub struct FamilyFlags {
-    /// Solitaire's.
-    #[command(flatten)]
-    pub solitaire: super::solitaire::flags::Flags,
-}
-
-/// The families' flags' ids, in the order `--help` lists them.
-pub(crate) const HELP_ORDER: [&str; 1] = super::solitaire::flags::HELP_ORDER;
-
 /// Each family's tables and state, shared by every service. One line per family.
 #[derive(Debug)]
 pub(crate) struct Families {

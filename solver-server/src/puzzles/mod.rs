@@ -26,10 +26,6 @@ use crate::errors::Failure;
 use crate::service::Shared;
 use crate::service::any::{self, AnyAnswer, AnyCase};
 
-/// What the server is, in one line: its `--help` starts with it.
-pub const ABOUT: &str = "gRPC service that solves sliding-tile puzzles of any shape from 2x2 to 8x8 \
-                         (optimally, or within a proven ratio) and four-piece Solitaire";
-
 /// Reports the server SERVING when called; false once shutdown began (nothing was reported).
 pub(crate) type Serving = Box<dyn FnOnce() -> Pin<Box<dyn Future<Output = bool> + Send>> + Send>;
 

@@ -369,3 +369,26 @@ fn moves(steps: &[Step]) -> pb::SolitaireSolution {
         length: convert::count(steps.len()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser as _;
+
+    use crate::config::Config;
+
+    #[test]
+    fn a_move_limit_out_of_range_is_refused_not_clamped() {
+        for bad in ["0", "257", "100000"] {
+            let err = Config::try_parse_from(["solver-server", "--max-solitaire-moves", bad])
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("--max-solitaire-moves") && err.contains("1..=256"),
+                "{err}"
+            );
+        }
+        let config =
+            Config::try_parse_from(["solver-server", "--max-solitaire-moves", "256"]).unwrap();
+        assert_eq!(config.families.solitaire.max_moves, 256);
+    }
+}
