@@ -13,7 +13,7 @@ pub const ABOUT: &str = "gRPC service that solves sliding-tile puzzles of any sh
                          (optimally, or within a proven ratio) and four-piece Solitaire";
 
 /// Each family's own flags, one group per family, defined in the family's module (`--help`
-/// lists them after the cases' limits, in [`FAMILY_HELP_ORDER`]).
+/// lists them after the cases' limits, in `FAMILY_HELP_ORDER`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct FamilyFlags {
     /// Solitaire's.
