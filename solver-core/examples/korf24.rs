@@ -15,7 +15,9 @@
 //! Korf & Felner's 6-6-6-6 (2002, generated) and Clausecker & Reinefeld's small catalogue (2019,
 //! expanded), with ours as a multiple of each; any length other than the published optimum exits
 //! non-zero. `--move-pruning N` forbids duplicate
-//! move strings of up to N moves (default 12; 2: only a move's reverse).
+//! move strings of up to N moves (default 12; 2: only a move's reverse). `--threads N` (default 2)
+//! builds the tables and searches each instance on N threads (one search split among them, with the
+//! answer the search alone gives).
 //!
 //! For each instance: the answer's length, its proven lower bound, the published optimum, how it
 //! was found, and the time. Every answer must replay to the goal, be no shorter than the optimum,
@@ -24,7 +26,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use solver_core::tiles::bounded::{self, Method};
 use solver_core::tiles::fsm::{self, MovePruning};
@@ -118,6 +120,31 @@ fn databases(file: Option<&PathBuf>, threads: usize) -> GridDatabases {
     dbs
 }
 
+/// Runs `search` to its answer on `threads` threads: this one and `threads - 1` helpers, each in
+/// slices of 5 ms (a helper takes work from the others at the end of their slices).
+fn run_on(search: &mut GridSearch, threads: usize) -> Vec<Move> {
+    if threads < 2 {
+        let Ok(Slice::Found(moves)) = search.run(&Stop::never(), None) else {
+            unreachable!("no stop, no slice end")
+        };
+        return moves;
+    }
+    let slice = Duration::from_millis(5);
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            let mut helper = search.helper().expect("a search under way");
+            scope.spawn(move || while !helper.run(Instant::now() + slice) {});
+        }
+        loop {
+            if let Ok(Slice::Found(moves)) =
+                search.run(&Stop::never(), Some(Instant::now() + slice))
+            {
+                return moves;
+            }
+        }
+    })
+}
+
 fn optimal(file: Option<&PathBuf>, threads: usize, longest: usize, ids: &[usize]) {
     let grid = Grid::new(5, 5).expect("5x5");
     let goal = GridBoard::goal(grid);
@@ -143,9 +170,7 @@ fn optimal(file: Option<&PathBuf>, threads: usize, longest: usize, ids: &[usize]
             .expect("reachable")
             .with_pruning(Arc::clone(&pruning));
         let h0 = search.bound();
-        let Ok(Slice::Found(moves)) = search.run(&Stop::never(), None) else {
-            unreachable!("no stop, no slice end")
-        };
+        let moves = run_on(&mut search, threads);
         let elapsed = t.elapsed().as_secs_f64();
         let stats = search.stats();
         let ok = moves.len() as u32 == *optimum && start.replay(&moves).ok() == Some(goal.clone());

@@ -202,6 +202,8 @@ pub(crate) struct Metrics {
     pub(crate) scheduler_waiting: Gauge,
     /// Slices that ended with the work unfinished (preempted or yielded).
     pub(crate) scheduler_preempted: Counter,
+    /// Helpers given to searches split across the scheduler's tokens.
+    pub(crate) search_helpers: Counter,
     /// The process's resident memory, read when the metrics are rendered.
     resident_memory: Gauge,
     /// 15-puzzle answers found by search, by the heuristic that guided it.
@@ -287,6 +289,12 @@ impl Metrics {
             "Time slices that ended with their work unfinished",
             scheduler_preempted.clone(),
         );
+        let search_helpers = Counter::default();
+        registry.register(
+            "search_helpers",
+            "Helpers given to hard searches, to run on the scheduler's other tokens",
+            search_helpers.clone(),
+        );
         let resident_memory = Gauge::default();
         // `solver_process_resident_memory_bytes`: the conventional name under our prefix.
         registry.register(
@@ -360,6 +368,7 @@ impl Metrics {
             scheduler_busy,
             scheduler_waiting,
             scheduler_preempted,
+            search_helpers,
             resident_memory,
             fifteen_methods,
             fifteen_heuristic,

@@ -110,6 +110,53 @@ impl Slice<'_> {
     }
 }
 
+/// Work that helps another task of its flow: no result of its own, and it ends when the task it
+/// helps no longer needs it (see [`Slice::spawn_helper`]).
+pub(crate) trait Helping: Send {
+    /// Runs one slice; true when it has nothing more to do.
+    fn run(&mut self, slice: &Slice<'_>) -> bool;
+    /// Whether the work it helps with is over (it is then dropped unrun).
+    fn is_over(&self) -> bool;
+}
+
+impl Slice<'_> {
+    /// Queues `helper` as another task of this slice's flow, at the started level: it gets the
+    /// flow's turns like any of its tasks, so a flow's helpers take no turn from other flows and
+    /// run only on tokens the flow would get anyway.
+    pub(crate) fn spawn_helper(&self, helper: impl Helping + 'static) {
+        let mut state = self.core.lock();
+        if state.closed {
+            return;
+        }
+        enqueue(
+            &mut state,
+            self.flow,
+            Waiter::Task(Box::new(Helper(helper))),
+            STARTED,
+        );
+        self.core.dispatch(&mut state);
+    }
+}
+
+/// A [`Helping`] in a queue.
+struct Helper<H>(H);
+
+impl<H: Helping> Task for Helper<H> {
+    fn run(&mut self, slice: &Slice<'_>) -> bool {
+        match catch_unwind(AssertUnwindSafe(|| self.0.run(slice))) {
+            Ok(done) => done,
+            Err(panic) => {
+                tracing::error!(panic = %panic_message(&panic), "a helper panicked");
+                true
+            }
+        }
+    }
+
+    fn abandoned(&self) -> bool {
+        self.0.is_over()
+    }
+}
+
 /// A sliced piece of work in a queue.
 trait Task: Send {
     /// Runs one slice; true when the task is finished (its result delivered).

@@ -492,3 +492,40 @@ async fn complete_tables_and_pattern_databases_serve_once_built() {
         "{stored:?}"
     );
 }
+
+/// A search still going after its first slice gets a helper on the server's other token, and
+/// answers as the search alone does: the smallest optimal path (each answer equal to the
+/// in-process IDA*'s, which is checked against breadth-first search in solver-core).
+#[tokio::test]
+async fn a_hard_search_split_across_both_tokens_gives_the_same_answer() {
+    let server = TestServer::start(config_with(|c| c.scheduling.workers = 2)).await;
+    let mut client = server.client_v2().await;
+    let grid = Grid::new(4, 5).unwrap();
+    let goal = GridBoard::goal(grid);
+    // 53 to 57 moves, 4.6e6 to 1.3e7 nodes with Manhattan distance and linear conflicts:
+    // hundreds of slices each.
+    for cells in [
+        [
+            6u8, 17, 4, 14, 3, 12, 8, 1, 9, 5, 16, 2, 11, 0, 18, 7, 19, 10, 15, 13,
+        ],
+        [
+            12, 8, 13, 4, 9, 2, 14, 18, 0, 5, 1, 3, 11, 10, 7, 16, 6, 19, 17, 15,
+        ],
+        [
+            13, 8, 10, 4, 19, 1, 5, 2, 3, 7, 0, 12, 15, 18, 9, 6, 16, 11, 17, 14,
+        ],
+    ] {
+        let start = GridBoard::new(grid, &cells).unwrap();
+        solve_as_ida(&mut client, &start, &goal).await;
+    }
+    let text = server.scrape().await;
+    let helpers = text
+        .lines()
+        .find_map(|line| line.strip_prefix("solver_search_helpers_total "))
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no helpers counted:\n{text}"));
+    assert_eq!(helpers, 3, "one helper per hard case");
+    assert!(text.contains("solver_scheduler_busy 0"), "{text}");
+    assert!(text.contains("solver_scheduler_waiting 0"), "{text}");
+    server.stop().await.unwrap();
+}

@@ -34,6 +34,8 @@ use super::grid_board::GridBoard;
 use super::grid_pdb::{GridDatabases, Lookup};
 use crate::stop::{SearchStats, Stop, Stopped};
 
+mod team;
+
 /// What one slice of a search ended with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Slice {
@@ -44,10 +46,25 @@ pub enum Slice {
 }
 
 /// A resumable optimal search from one board to a target of the same shape.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct GridSearch {
     core: Core,
     estimate: Estimate,
+    target: GridBoard,
+    /// Once [`GridSearch::helper`] split it: this search's place in its team, which then does
+    /// the work.
+    member: Option<Box<team::Member>>,
+}
+
+/// How far [`Core::run`] got.
+#[derive(Debug)]
+enum Step {
+    /// The first path to the target in this iteration (from the core's start).
+    Found(Vec<Move>),
+    /// The slice ended.
+    Suspended,
+    /// A single-iteration core ([`Core::one_iteration`]) searched all of its tree.
+    Exhausted,
 }
 
 /// The search's state apart from the heuristic.
@@ -69,6 +86,9 @@ struct Core {
     next_bound: u32,
     stats: SearchStats,
     found: bool,
+    /// Whether the search ends with its iteration ([`Step::Exhausted`]) rather than starting
+    /// the next one: a team's share of one iteration.
+    one_iteration: bool,
 }
 
 /// Which admissible heuristic guides the search.
@@ -76,6 +96,44 @@ struct Core {
 enum Estimate {
     Conflicts(Box<Conflicts>),
     Databases(Box<Databases>),
+}
+
+impl Estimate {
+    /// The same heuristic for the board `cells` towards `target`.
+    fn fresh(&self, target: &GridBoard, cells: &[u8]) -> Self {
+        match self {
+            Estimate::Conflicts(_) => Estimate::Conflicts(Box::new(Conflicts::new(
+                target.grid(),
+                target.cells(),
+                cells,
+            ))),
+            Estimate::Databases(databases) => Estimate::Databases(Box::new(Databases {
+                lookup: Lookup::new(&databases.dbs, target, cells)
+                    .expect("the databases fit the search's target"),
+                dbs: Arc::clone(&databases.dbs),
+            })),
+        }
+    }
+
+    /// The heuristic's value for its board.
+    fn value(&self) -> u32 {
+        match self {
+            Estimate::Conflicts(conflicts) => conflicts.value(),
+            Estimate::Databases(databases) => databases.lookup.value(),
+        }
+    }
+
+    fn run(
+        &mut self,
+        core: &mut Core,
+        stop: &Stop,
+        slice_end: Option<Instant>,
+    ) -> Result<Step, Stopped> {
+        match self {
+            Estimate::Conflicts(conflicts) => core.run(&mut **conflicts, stop, slice_end),
+            Estimate::Databases(databases) => core.run(&mut **databases, stop, slice_end),
+        }
+    }
 }
 
 /// A heuristic kept up to date move by move.
@@ -248,13 +306,32 @@ impl Core {
         let grid = start.grid();
         let mut cells = [0u8; 64];
         cells[..grid.cells()].copy_from_slice(start.cells());
-        let mut states = Vec::with_capacity(256);
-        states.push(MovePruning::start(start.blank()));
-        Self {
-            neighbours: grid.neighbour_table(),
-            pruning: Arc::new(MovePruning::build(grid, Move::ALL, 2)),
+        Self::at(
             cells,
-            blank: start.blank(),
+            start.blank(),
+            MovePruning::start(start.blank()),
+            grid.neighbour_table(),
+            Arc::new(MovePruning::build(grid, Move::ALL, 2)),
+            bound,
+        )
+    }
+
+    /// A search from the board `cells` (blank on `blank`), the pruning automaton in `state`.
+    fn at(
+        cells: [u8; 64],
+        blank: usize,
+        state: u32,
+        neighbours: [[u8; 4]; 64],
+        pruning: Arc<MovePruning>,
+        bound: u32,
+    ) -> Self {
+        let mut states = Vec::with_capacity(256);
+        states.push(state);
+        Self {
+            neighbours,
+            pruning,
+            cells,
+            blank,
             path: Vec::with_capacity(256),
             states,
             next: {
@@ -269,7 +346,46 @@ impl Core {
                 iterations: 1,
             },
             found: bound == 0,
+            one_iteration: false,
         }
+    }
+
+    /// The board the search started from (the current one with the path undone): cells and
+    /// blank.
+    fn top(&self) -> ([u8; 64], usize) {
+        let (mut cells, mut blank) = (self.cells, self.blank);
+        for mv in self.path.iter().rev() {
+            let from = usize::from(self.neighbours[blank][mv.reverse().index()]);
+            cells[blank] = cells[from];
+            cells[from] = 0;
+            blank = from;
+        }
+        (cells, blank)
+    }
+
+    /// The moves not yet tried at the node `depth` moves down the path, each as the path to the
+    /// child it leads to (in move indices) and the pruning automaton's state there; blocked
+    /// moves are left out. See [`Core::give_away`].
+    fn untried(&self, depth: usize) -> Vec<(Vec<u8>, u32)> {
+        let first = usize::from(self.next[depth]);
+        (first..Move::ALL.len())
+            .filter_map(|index| {
+                let state = self.pruning.next(self.states[depth], Move::ALL[index]);
+                (state != BLOCKED).then(|| {
+                    let mut path: Vec<u8> = self.path[..depth]
+                        .iter()
+                        .map(|mv| mv.index() as u8)
+                        .collect();
+                    path.push(index as u8);
+                    (path, state)
+                })
+            })
+            .collect()
+    }
+
+    /// Leaves the moves not yet tried at depth `depth` to others: this search skips them.
+    fn give_away(&mut self, depth: usize) {
+        self.next[depth] = Move::ALL.len() as u8;
     }
 
     /// The depth-first search of the module docs, from wherever the last call stopped.
@@ -278,17 +394,20 @@ impl Core {
         heuristic: &mut H,
         stop: &Stop,
         slice_end: Option<Instant>,
-    ) -> Result<Slice, Stopped> {
+    ) -> Result<Step, Stopped> {
         let mut poll = stop.next_poll(self.stats.nodes);
         loop {
             if self.found {
-                return Ok(Slice::Found(self.path.clone()));
+                return Ok(Step::Found(self.path.clone()));
             }
             let depth = self.path.len();
             let index = usize::from(self.next[depth]);
             if index == Move::ALL.len() {
                 // Every move from this node tried: back up, or end the iteration at the root.
                 if depth == 0 {
+                    if self.one_iteration {
+                        return Ok(Step::Exhausted);
+                    }
                     assert!(
                         self.next_bound != u32::MAX,
                         "IDA* exhausted a connected space without reaching the target"
@@ -339,7 +458,7 @@ impl Core {
                     self.states.push(state);
                     if h == 0 {
                         self.found = true;
-                        return Ok(Slice::Found(self.path.clone()));
+                        return Ok(Step::Found(self.path.clone()));
                     }
                 }
             }
@@ -352,7 +471,7 @@ impl Core {
                 }
                 poll = stop.next_poll(self.stats.nodes);
                 if slice_end.is_some_and(|end| Instant::now() >= end) {
-                    return Ok(Slice::Suspended);
+                    return Ok(Step::Suspended);
                 }
             }
         }
@@ -372,6 +491,8 @@ impl GridSearch {
         Some(Self {
             core: Core::new(start, conflicts.value()),
             estimate: Estimate::Conflicts(Box::new(conflicts)),
+            target: target.clone(),
+            member: None,
         })
     }
 
@@ -391,6 +512,8 @@ impl GridSearch {
         Some(Self {
             core: Core::new(start, lookup.value()),
             estimate: Estimate::Databases(Box::new(Databases { dbs, lookup })),
+            target: target.clone(),
+            member: None,
         })
     }
 
@@ -410,6 +533,7 @@ impl GridSearch {
             self.core.pruning.grid()
         );
         assert!(self.core.stats.nodes == 0, "the search has already run");
+        assert!(self.member.is_none(), "the search is already split");
         self.core.pruning = pruning;
         self
     }
@@ -428,13 +552,45 @@ impl GridSearch {
     /// before any); the optimal length itself once found.
     #[must_use]
     pub fn bound(&self) -> u32 {
-        self.core.bound
+        match &self.member {
+            Some(member) => member.bound(),
+            None => self.core.bound,
+        }
     }
 
-    /// The work done so far.
+    /// The work done so far (by the whole team, once split).
     #[must_use]
     pub fn stats(&self) -> SearchStats {
-        self.core.stats
+        match &self.member {
+            Some(member) => member.stats(),
+            None => self.core.stats,
+        }
+    }
+
+    /// A helper that works on this search from another thread, each in slices: the first call
+    /// splits the search (it goes on where it is), and each call adds one more helper. The
+    /// answer is the one this search alone would give (see [`team`]); it comes from this
+    /// search's [`run`](Self::run), and [`Helper::run`] only works. Helpers poll the `stop` of
+    /// this search's last [`run`](Self::run); a node budget is checked by each against the
+    /// team's count at the start of its slice, so a team may overshoot it by a slice per helper.
+    ///
+    /// `None` when the search is over (its answer found).
+    #[must_use]
+    pub fn helper(&mut self) -> Option<Helper> {
+        if self.core.found || self.member.as_ref().is_some_and(|member| member.is_over()) {
+            return None;
+        }
+        let member = self.member.get_or_insert_with(|| {
+            let core = self.core.clone();
+            let root = core.top();
+            Box::new(team::Member::lead(
+                core,
+                self.estimate.clone(),
+                root,
+                self.target.clone(),
+            ))
+        });
+        Some(Helper(member.join()))
     }
 
     /// Searches until the answer is found (`Ok(Found)`), `stop` fires (`Err`), or the first poll
@@ -443,10 +599,33 @@ impl GridSearch {
     /// # Errors
     /// [`Stopped`] when `stop` fires; the search can still be resumed with a new `stop`.
     pub fn run(&mut self, stop: &Stop, slice_end: Option<Instant>) -> Result<Slice, Stopped> {
-        match &mut self.estimate {
-            Estimate::Conflicts(conflicts) => self.core.run(&mut **conflicts, stop, slice_end),
-            Estimate::Databases(databases) => self.core.run(&mut **databases, stop, slice_end),
+        if let Some(member) = &mut self.member {
+            return member.run_lead(stop, slice_end);
         }
+        Ok(match self.estimate.run(&mut self.core, stop, slice_end)? {
+            Step::Found(moves) => Slice::Found(moves),
+            Step::Suspended => Slice::Suspended,
+            Step::Exhausted => unreachable!("a whole search goes on to its next iteration"),
+        })
+    }
+}
+
+/// One more worker on a split [`GridSearch`], for another thread.
+#[derive(Debug)]
+pub struct Helper(team::Member);
+
+impl Helper {
+    /// Works on the search until the first poll after `slice_end`, or until nothing is left to
+    /// do for it: `true` once the search is over (answered, stopped, or dropped), and this
+    /// helper can go.
+    pub fn run(&mut self, slice_end: Instant) -> bool {
+        self.0.run_helper(slice_end)
+    }
+
+    /// Whether the search is over, so this helper has nothing more to do.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.0.is_over()
     }
 }
 
@@ -604,5 +783,192 @@ mod tests {
         };
         assert_eq!(answer, whole);
         assert!(rounds > 1 || whole.len() < 10);
+    }
+
+    /// Boards of `grid` a random walk of `steps` moves from a random target, and the target.
+    fn walked_pair(
+        grid: Grid,
+        steps: usize,
+        next: &mut dyn FnMut() -> u64,
+    ) -> (GridBoard, GridBoard) {
+        let walk = |from: GridBoard, next: &mut dyn FnMut() -> u64| {
+            (0..steps).fold(from, |board, _| {
+                board
+                    .apply(Move::ALL[(next() % 4) as usize])
+                    .unwrap_or(board)
+            })
+        };
+        let target = walk(GridBoard::goal(grid), next);
+        (walk(target.clone(), next), target)
+    }
+
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
+    /// Runs `search` (after `alone` slices of its own) split among `helpers` helpers, all on this
+    /// thread in turns of one poll each, and returns its answer once every helper is done.
+    fn in_turns(mut search: GridSearch, alone: usize, helpers: usize) -> Vec<Move> {
+        for _ in 0..alone {
+            if let Ok(Slice::Found(moves)) = search.run(&Stop::never(), Some(Instant::now())) {
+                return moves;
+            }
+        }
+        let mut team: Vec<Helper> = (0..helpers).map(|_| search.helper().unwrap()).collect();
+        loop {
+            for helper in &mut team {
+                let _ = helper.run(Instant::now());
+            }
+            if let Ok(Slice::Found(moves)) = search.run(&Stop::never(), Some(Instant::now())) {
+                assert!(team.iter().all(Helper::is_over));
+                if search.stats().nodes > 100_000 {
+                    assert!(team[0].0.helped() > 0, "the helpers did nothing");
+                }
+                assert!(team.iter_mut().all(|helper| helper.run(Instant::now())));
+                return moves;
+            }
+        }
+    }
+
+    /// A team gives the answer the search alone gives (the smallest optimal path), however many
+    /// helpers and whenever it is split: random boards of several shapes towards random targets.
+    #[test]
+    fn a_team_finds_the_answer_of_the_search_alone() {
+        let tables = PruningTables::new();
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        for (rows, cols) in [(3, 4), (4, 3), (2, 6), (4, 4), (3, 5), (5, 3)] {
+            let grid = Grid::new(rows, cols).unwrap();
+            let pruning = tables.get(grid, Move::ALL, fsm::longest_for(grid));
+            for round in 0..5 {
+                let (start, target) = walked_pair(grid, 300, &mut next);
+                let search = || {
+                    GridSearch::new(&start, &target)
+                        .unwrap()
+                        .with_pruning(Arc::clone(&pruning))
+                };
+                let alone = finish(search(), &tables, &Stop::never()).unwrap();
+                let helpers = 1 + round % 3;
+                let team = in_turns(search(), round % 2 * 3, helpers);
+                assert_eq!(
+                    format_moves(&team),
+                    format_moves(&alone),
+                    "{start} to {target}, {helpers} helper(s)"
+                );
+            }
+        }
+    }
+
+    /// The same with pattern databases (and their reflection), on the 15-puzzle's board.
+    #[test]
+    fn a_team_with_databases_finds_the_answer_of_the_search_alone() {
+        let grid = Grid::new(4, 4).unwrap();
+        let partition = super::super::grid_pdb::Partition::new(
+            grid,
+            15,
+            vec![
+                vec![0, 1, 4, 5],
+                vec![2, 3, 6, 7],
+                vec![8, 9, 12, 13],
+                vec![10, 11, 14],
+            ],
+        )
+        .unwrap();
+        let dbs = Arc::new(GridDatabases::build(partition, 2, &crate::Unpaced));
+        let tables = PruningTables::new();
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
+        let goal = GridBoard::goal(grid);
+        for round in 0..6 {
+            let (start, _) = walked_pair(grid, 400, &mut next);
+            let search = || GridSearch::with_databases(&start, &goal, Arc::clone(&dbs)).unwrap();
+            let alone = finish(search(), &tables, &Stop::never()).unwrap();
+            let pruned = search().with_pruning(tables.get(grid, Move::ALL, fsm::longest_for(grid)));
+            let team = in_turns(pruned, round % 2, 1 + round % 2);
+            assert_eq!(format_moves(&team), format_moves(&alone), "{start}");
+        }
+    }
+
+    /// On real threads, a helper takes part from another thread, and both see the search end.
+    #[test]
+    fn a_helper_on_another_thread_shares_the_search() {
+        let tables = PruningTables::new();
+        let grid = Grid::new(4, 4).unwrap();
+        let pruning = tables.get(grid, Move::ALL, fsm::longest_for(grid));
+        let mut next = xorshift(0x1234_5678_9abc_def1);
+        for _ in 0..4 {
+            let (start, target) = walked_pair(grid, 300, &mut next);
+            let search = || {
+                GridSearch::new(&start, &target)
+                    .unwrap()
+                    .with_pruning(Arc::clone(&pruning))
+            };
+            let alone = finish(search(), &tables, &Stop::never()).unwrap();
+            let mut lead = search();
+            let mut helper = lead.helper().unwrap();
+            let slice = std::time::Duration::from_micros(300);
+            let worker = std::thread::spawn(move || {
+                let mut slices = 0u64;
+                while !helper.run(Instant::now() + slice) {
+                    slices += 1;
+                }
+                slices
+            });
+            let moves = loop {
+                if let Ok(Slice::Found(moves)) =
+                    lead.run(&Stop::never(), Some(Instant::now() + slice))
+                {
+                    break moves;
+                }
+            };
+            assert_eq!(moves, alone, "{start} to {target}");
+            worker.join().unwrap();
+        }
+    }
+
+    /// A team stopped by its node budget reports the nodes of every member, and resumed with a
+    /// new budget gives the same answer; dropping the search sends its helpers away.
+    #[test]
+    fn a_stopped_team_resumes_and_a_dropped_one_ends() {
+        let grid = Grid::new(4, 4).unwrap();
+        let start = GridBoard::new(
+            grid,
+            &[6u8, 1, 3, 4, 2, 0, 7, 8, 5, 10, 11, 12, 9, 13, 14, 15],
+        )
+        .unwrap();
+        let goal = GridBoard::goal(grid);
+        let alone = solve(&start, &goal, &PruningTables::new(), &Stop::never()).unwrap();
+        let mut lead = GridSearch::new(&start, &goal).unwrap();
+        let mut helper = lead.helper().unwrap();
+        let (mut stops, mut turns) = (0, 0);
+        let answer = loop {
+            turns += 1;
+            let _ = helper.run(Instant::now());
+            let stop = Stop::never().with_node_budget(lead.stats().nodes + 5_000);
+            match lead.run(&stop, Some(Instant::now())) {
+                Ok(Slice::Found(moves)) => break moves,
+                Ok(Slice::Suspended) => {}
+                Err(stopped) => {
+                    stops += 1;
+                    assert_eq!(stopped.stats.nodes, lead.stats().nodes);
+                    // A helper that saw the stop has left; another one comes.
+                    if helper.is_over() || helper.run(Instant::now()) {
+                        helper = lead.helper().unwrap();
+                    }
+                }
+            }
+            assert!(turns < 1_000_000);
+        };
+        assert_eq!(answer, alone);
+        assert!(stops > 0 || alone.len() < 12);
+        let mut lead = GridSearch::new(&start, &goal).unwrap();
+        let mut helper = lead.helper().unwrap();
+        let _ = lead.run(&Stop::never(), Some(Instant::now()));
+        drop(lead);
+        assert!(helper.is_over());
+        assert!(helper.run(Instant::now()));
     }
 }

@@ -6,7 +6,7 @@ use crate::stop::{SearchStats, Stop, Stopped};
 use crate::tiles::board::Move;
 use crate::tiles::fifteen::{FifteenError, SlicedSearch};
 use crate::tiles::grid::Grid;
-use crate::tiles::grid_ida::{GridSearch, Slice};
+use crate::tiles::grid_ida::{GridSearch, Helper, Slice};
 
 /// An optimal search that runs in time slices (a pointer: it moves cheaply), begun by a [`Solver`](super::Solver): each
 /// [`run`](Self::run) goes on where the last stopped.
@@ -72,6 +72,16 @@ impl Search {
         match &self.0 {
             Inner::Fifteen(_) => None,
             Inner::Grid { unpruned, .. } => *unpruned,
+        }
+    }
+
+    /// One more worker for this search, to run on another thread ([`Helper::run`]), with the
+    /// answer this search alone gives; `None` for a search that is not split (the 15-puzzle's,
+    /// answered in milliseconds), or is over.
+    pub fn helper(&mut self) -> Option<Helper> {
+        match &mut self.0 {
+            Inner::Fifteen(_) => None,
+            Inner::Grid { search, .. } => search.helper(),
         }
     }
 

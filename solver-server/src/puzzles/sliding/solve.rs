@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use solver_core::tiles::bounded::{BoundedSearch, Method, Step};
+use solver_core::tiles::grid_ida::Helper;
 use solver_core::tiles::solver::{Bounded, Search, Solver};
 use solver_core::{Move, SearchStats, StopReason, Stopped, format_moves};
 use solver_proto::v2 as pb;
@@ -22,7 +23,7 @@ use crate::config::Kind;
 use crate::convert::v2::{Common, Quality, answered};
 use crate::errors::Failure;
 use crate::metrics::Outcome;
-use crate::scheduler::{Progress, Slice};
+use crate::scheduler::{Helping, Progress, Slice};
 use crate::service::Shared;
 use crate::service::any::V2Puzzle;
 use crate::service::puzzle::{CaseLimits, CaseStop, Lane, Puzzle, Stats};
@@ -46,6 +47,8 @@ pub(crate) struct SlidingWork {
     /// For a watched optimal case: the bounded first answer's search, once started, until it
     /// is over.
     anytime: Anytime,
+    /// Whether the search has been given its helpers (see [`split`]).
+    split: bool,
 }
 
 /// Where a watched optimal case is with its bounded answers (see [`anytime_step`]).
@@ -199,6 +202,7 @@ impl Puzzle for Sliding {
             search: None,
             bounded: None,
             anytime: Anytime::default(),
+            split: false,
         }
     }
 
@@ -277,6 +281,11 @@ impl Puzzle for Sliding {
             );
         }
         let Some(ran) = ran else {
+            // A node budget is exact on one token (a team's members poll it apart).
+            if !work.split && stop.node_budget().is_none() {
+                work.split = true;
+                split(search, shared, slice);
+            }
             return Progress::Pending;
         };
         Progress::Done(match ran {
@@ -435,6 +444,33 @@ fn length_proven(limits: &CaseLimits) -> bool {
         seen.best
             .is_some_and(|best| best.len() == seen.lower_bound as usize)
     })
+}
+
+/// A search still going after a whole slice is worth the server's other tokens: it gets one
+/// helper per token more (unless it has a node budget, which stays exact on one token). Each helper is a task of the case's own flow, so it runs only on a
+/// turn the flow would get anyway (another caller's cases keep theirs), and an idle server puts
+/// every core on the one hard case. The answer is the one the search alone would give.
+fn split(search: &mut Search, shared: &Shared, slice: &Slice<'_>) {
+    for _ in 1..shared.scheduler.workers() {
+        let Some(helper) = search.helper() else {
+            break;
+        };
+        slice.spawn_helper(SearchHelper(helper));
+        shared.metrics.search_helpers.inc();
+    }
+}
+
+/// A helper of a split search, as the scheduler runs it.
+struct SearchHelper(Helper);
+
+impl Helping for SearchHelper {
+    fn run(&mut self, slice: &Slice<'_>) -> bool {
+        self.0.run(slice.end)
+    }
+
+    fn is_over(&self) -> bool {
+        self.0.is_over()
+    }
 }
 
 /// How far the build or load of the tables `case` waits for has come (0 when unknown).
