@@ -5,8 +5,10 @@
 use std::collections::HashMap;
 
 use solver_core::tiles::bfs;
+use solver_core::tiles::grid::Grid;
+use solver_core::tiles::grid_board::GridBoard;
 use solver_core::{Board, Board3, Board4, format_moves};
-use solver_proto::v2::{SlidingPuzzle, SolveRequest, solve_request};
+use solver_proto::v2::{Quality, SlidingPuzzle, SolveRequest, solve_request};
 use solver_server::Config;
 use solver_server::pb::{self, sliding_reply};
 pub(crate) use solver_test_support::korf::korf;
@@ -112,5 +114,33 @@ pub(crate) fn v2_eight(id: &str) -> SolveRequest {
             target: Vec::new(),
         })),
         ..SolveRequest::default()
+    }
+}
+
+pub(crate) fn grid_request(start: &GridBoard, max_ratio: f64) -> SolveRequest {
+    SolveRequest {
+        id: String::new(),
+        puzzle: Some(solve_request::Puzzle::Sliding(SlidingPuzzle {
+            rows: start.grid().rows() as u32,
+            cols: start.grid().cols() as u32,
+            start: start.cells().iter().map(|&c| u32::from(c)).collect(),
+            target: Vec::new(),
+        })),
+        quality: Some(Quality { max_ratio }),
+        ..SolveRequest::default()
+    }
+}
+
+/// A random board of `grid` that can reach the standard goal.
+pub(crate) fn far_board(grid: Grid, rng: &mut Lcg) -> GridBoard {
+    loop {
+        let mut cells: Vec<u8> = (0..grid.cells() as u8).collect();
+        for i in (1..cells.len()).rev() {
+            cells.swap(i, rng.below(i + 1));
+        }
+        let board = GridBoard::new(grid, &cells).unwrap();
+        if board.can_reach(&GridBoard::goal(grid)) {
+            return board;
+        }
     }
 }

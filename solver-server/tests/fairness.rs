@@ -11,7 +11,12 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
 
-use crate::common::{Lcg, TestServer, cells, config_with, endless, goal3, sliding, walk, warm_up};
+use solver_core::tiles::grid::Grid;
+
+use crate::common::{
+    Lcg, TestServer, cells, config_with, endless, far_board, goal3, grid_request, sliding, walk,
+    warm_up,
+};
 
 const RUNNING: &str = r#"solver_searches_running{kind="fifteen"}"#;
 
@@ -254,5 +259,48 @@ async fn shutdown_answers_the_quick_cases_behind_hard_searches() {
     assert_eq!(quick, 200);
     assert_eq!(end, Some(Code::Unavailable));
     drop(tx);
+    server.stop().await.unwrap();
+}
+
+/// A hard search of a shape that is split (5×5, optimal) takes the second token too while it is
+/// alone, yet another client's cheap cases are still answered while it runs; when its caller
+/// leaves, its helper goes too and every gauge returns to zero.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_split_search_leaves_cheap_cases_their_turn() {
+    warm_up(Kind::Fifteen).await;
+    let server = TestServer::start(config_with(|config| {
+        config.scheduling.workers = 2;
+        config.limits.cache_entries = 0;
+    }))
+    .await;
+    let far = far_board(Grid::new(5, 5).unwrap(), &mut Lcg::new(5));
+    let mut client = server.client_v2().await;
+    // Optimal, without the 977 MB databases: far longer than the test.
+    let call = tokio::spawn(async move { client.solve(grid_request(&far, 0.0)).await });
+    wait_for(
+        &server,
+        "solver_search_helpers_total",
+        1.0,
+        Duration::from_secs(60),
+    )
+    .await;
+    wait_for(
+        &server,
+        "solver_scheduler_busy",
+        2.0,
+        Duration::from_secs(10),
+    )
+    .await;
+    easy_cases(&server).await;
+    assert!(
+        !call.is_finished(),
+        "the hard search ended: {:?}",
+        call.await
+    );
+    let sliding = r#"solver_cases_in_flight{kind="sliding"}"#;
+    assert_eq!(server.metric(sliding).await, 1.0);
+    call.abort();
+    wait_for(&server, sliding, 0.0, Duration::from_secs(30)).await;
+    all_idle(&server).await;
     server.stop().await.unwrap();
 }

@@ -9,40 +9,12 @@ use solver_core::Board3;
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 use solver_proto::v2::{
-    Quality, ScrambleRequest, SlidingPuzzle, SolveRequest, VerifyRequest, solve_request,
+    ScrambleRequest, SlidingPuzzle, SolveRequest, VerifyRequest, solve_request,
 };
 use tokio_stream::StreamExt as _;
 use tonic::Code;
 
-use crate::common::{Lcg, TestServer, config, config_with, goal3};
-
-fn grid_request(start: &GridBoard, max_ratio: f64) -> SolveRequest {
-    SolveRequest {
-        id: String::new(),
-        puzzle: Some(solve_request::Puzzle::Sliding(SlidingPuzzle {
-            rows: start.grid().rows() as u32,
-            cols: start.grid().cols() as u32,
-            start: start.cells().iter().map(|&c| u32::from(c)).collect(),
-            target: Vec::new(),
-        })),
-        quality: Some(Quality { max_ratio }),
-        ..SolveRequest::default()
-    }
-}
-
-/// A random board of `grid` that can reach the standard goal.
-fn far_board(grid: Grid, rng: &mut Lcg) -> GridBoard {
-    loop {
-        let mut cells: Vec<u8> = (0..grid.cells() as u8).collect();
-        for i in (1..cells.len()).rev() {
-            cells.swap(i, rng.below(i + 1));
-        }
-        let board = GridBoard::new(grid, &cells).unwrap();
-        if board.can_reach(&GridBoard::goal(grid)) {
-            return board;
-        }
-    }
-}
+use crate::common::{Lcg, TestServer, config, config_with, far_board, goal3, grid_request};
 
 fn eight_request(start: &Board3) -> SolveRequest {
     SolveRequest {

@@ -20,6 +20,10 @@
 //! mirror image is not read: any value above the bound and at most the child's `g + h` keeps the
 //! next bound proven.)
 //!
+//! A search can be split among threads ([`GridSearch::helper`]): its helpers take subtrees of
+//! each iteration and give work away at the ends of their slices, and the answer is the one the
+//! search alone gives (see `team.rs`).
+//!
 //! Each move changes the heuristic incrementally (the moved tile's Manhattan distance and two
 //! lines' conflicts, or one pattern's index per side), so the hot loop allocates nothing.
 
