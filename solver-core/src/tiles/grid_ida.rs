@@ -573,7 +573,7 @@ impl GridSearch {
 
     /// A helper that works on this search from another thread, each in slices: the first call
     /// splits the search (it goes on where it is), and each call adds one more helper. The
-    /// answer is the one this search alone would give (see [`team`]); it comes from this
+    /// answer is the one this search alone would give (see `grid_ida/team.rs`); it comes from this
     /// search's [`run`](Self::run), and [`Helper::run`] only works. Helpers poll the `stop` of
     /// this search's last [`run`](Self::run); a node budget is checked by each against the
     /// team's count at the start of its slice, so a team may overshoot it by a slice per helper.
