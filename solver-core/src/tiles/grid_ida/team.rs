@@ -138,6 +138,21 @@ fn above(prefix: &[u8], path: &[u8]) -> bool {
     prefix > &path[..prefix.len().min(path.len())]
 }
 
+/// Whether everything `unit` has left to search is larger than `path`: its depth-first search
+/// is past it. What is left is the subtree of the node it is at and the later siblings of that
+/// node and of its ancestors, so all of it is larger when the path to that node is (a unit
+/// that is most of the tree, such as the lead's first, must not go on to its end once a helper
+/// has found the answer to the left of it).
+fn past(unit: &Unit, path: &[u8]) -> bool {
+    let at: Vec<u8> = unit
+        .prefix
+        .iter()
+        .copied()
+        .chain(unit.core.path.iter().map(|mv| mv.index() as u8))
+        .collect();
+    above(&at, path)
+}
+
 /// A unit under way: its prefix, its search and the heuristic on its board.
 #[derive(Debug)]
 struct Unit {
@@ -330,12 +345,8 @@ impl Member {
                         drop(state);
                         return self.claim(slice_end);
                     }
-                    if state
-                        .best
-                        .as_ref()
-                        .is_some_and(|best| above(&unit.prefix, best))
-                    {
-                        // Nothing in it can beat the path found: drop it.
+                    if state.best.as_ref().is_some_and(|best| past(unit, best)) {
+                        // Nothing left in it can beat the path found: drop it.
                     } else {
                         if state.hungry > 0 && state.waiting.is_empty() {
                             give(&self.team, unit, &mut state);
