@@ -806,6 +806,13 @@ mod tests {
         (walk(target.clone(), next), target)
     }
 
+    /// A search from `start` to `target` with the move pruning `pruning`.
+    fn pruned(start: &GridBoard, target: &GridBoard, pruning: &Arc<MovePruning>) -> GridSearch {
+        GridSearch::new(start, target)
+            .unwrap()
+            .with_pruning(Arc::clone(pruning))
+    }
+
     fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
         move || {
             state ^= state << 13;
@@ -850,11 +857,7 @@ mod tests {
             let pruning = tables.get(grid, Move::ALL, fsm::longest_for(grid));
             for round in 0..5 {
                 let (start, target) = walked_pair(grid, 300, &mut next);
-                let search = || {
-                    GridSearch::new(&start, &target)
-                        .unwrap()
-                        .with_pruning(Arc::clone(&pruning))
-                };
+                let search = || pruned(&start, &target, &pruning);
                 let alone = finish(search(), &tables, &Stop::never()).unwrap();
                 let helpers = 1 + round % 3;
                 let team = in_turns(search(), round % 2 * 3, helpers);
@@ -905,11 +908,7 @@ mod tests {
         let mut next = xorshift(0x1234_5678_9abc_def1);
         for _ in 0..4 {
             let (start, target) = walked_pair(grid, 300, &mut next);
-            let search = || {
-                GridSearch::new(&start, &target)
-                    .unwrap()
-                    .with_pruning(Arc::clone(&pruning))
-            };
+            let search = || pruned(&start, &target, &pruning);
             let alone = finish(search(), &tables, &Stop::never()).unwrap();
             let mut lead = search();
             let mut helper = lead.helper().unwrap();
