@@ -88,6 +88,18 @@ async fn hard_stream(
     (tx, replies)
 }
 
+/// A server of two tokens and no cache (every hard case searches), once the 15-puzzle
+/// databases the cheap cases use are built: building them cannot be stopped, so it happens
+/// before any timing starts.
+async fn busy_server() -> TestServer {
+    warm_up(Kind::Fifteen).await;
+    TestServer::start(config_with(|config| {
+        config.scheduling.workers = 2;
+        config.limits.cache_entries = 0;
+    }))
+    .await
+}
+
 /// The one reply of a call that sent one case.
 async fn only_reply<T>(call: Result<tonic::Response<tonic::Streaming<T>>, tonic::Status>) -> T {
     let mut replies = call.unwrap().into_inner();
@@ -132,13 +144,7 @@ async fn easy_cases(server: &TestServer) {
 /// 20 streams of 5 hard cases each.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cheap_cases_are_answered_while_hard_searches_run() {
-    // The 15-puzzle databases, built before the timing starts (building them cannot be stopped).
-    warm_up(Kind::Fifteen).await;
-    let server = TestServer::start(config_with(|config| {
-        config.scheduling.workers = 2;
-        config.limits.cache_entries = 0;
-    }))
-    .await;
+    let server = busy_server().await;
     let (tx, replies) = hard_stream(&server, 2).await;
     wait_for(&server, RUNNING, 2.0, Duration::from_secs(10)).await;
     easy_cases(&server).await;
@@ -267,12 +273,7 @@ async fn shutdown_answers_the_quick_cases_behind_hard_searches() {
 /// leaves, its helper goes too and every gauge returns to zero.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_split_search_leaves_cheap_cases_their_turn() {
-    warm_up(Kind::Fifteen).await;
-    let server = TestServer::start(config_with(|config| {
-        config.scheduling.workers = 2;
-        config.limits.cache_entries = 0;
-    }))
-    .await;
+    let server = busy_server().await;
     let far = far_board(Grid::new(5, 5).unwrap(), &mut Lcg::new(5));
     let mut client = server.client_v2().await;
     // Optimal, without the 977 MB databases: far longer than the test.
