@@ -14,7 +14,9 @@
 //! per second, beside the published node counts (`solver_core::benchmarks::KORF24_PUBLISHED`):
 //! Korf & Felner's 6-6-6-6 (2002, generated) and Clausecker & Reinefeld's small catalogue (2019,
 //! expanded), with ours as a multiple of each; any length other than the published optimum exits
-//! non-zero. `--move-pruning N` forbids duplicate
+//! non-zero. `--add P` (repeatable) maximises over the sum of another partition `P` too, written
+//! as patterns of cells, `/` between patterns and `,` between cells (its set is read from or
+//! written to the directory of `--file`). `--move-pruning N` forbids duplicate
 //! move strings of up to N moves (default 12; 2: only a move's reverse). `--threads N` (default 2)
 //! builds the tables and searches each instance on N threads (one search split among them, with the
 //! answer the search alone gives).
@@ -33,7 +35,7 @@ use solver_core::tiles::fsm::{self, MovePruning};
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::grid_ida::{GridSearch, Slice};
-use solver_core::tiles::grid_pdb::{GridDatabases, Partition};
+use solver_core::tiles::grid_pdb::{self, GridDatabases, Partition};
 use solver_core::{Move, Pace, Progress, Stop, Turn, Unpaced};
 
 const DATA: &str = solver_core::benchmarks::KORF24;
@@ -90,13 +92,12 @@ impl Pace for Layers {
 }
 
 /// The 5×5 set: read from `file` when it exists, else built (and written there).
-fn databases(file: Option<&PathBuf>, threads: usize) -> GridDatabases {
-    let grid = Grid::new(5, 5).expect("5x5");
-    let partition = Partition::default_for(grid, grid.cells() - 1);
+/// The set of `partition`: read from `file` when it exists, otherwise built (and written there).
+fn one_set(partition: &Partition, file: Option<&PathBuf>, threads: usize) -> GridDatabases {
     let t = Instant::now();
-    let stored = file.as_ref().filter(|f| f.exists()).map(|f| {
+    let stored = file.filter(|f| f.exists()).map(|f| {
         let reader = std::io::BufReader::new(std::fs::File::open(f).expect("open the file"));
-        GridDatabases::read_from(reader, &partition).expect("a valid stored set")
+        GridDatabases::read_from(reader, partition).expect("a valid stored set")
     });
     let loaded = stored.is_some();
     let dbs = stored.unwrap_or_else(|| GridDatabases::build(partition.clone(), threads, &Layers));
@@ -120,8 +121,35 @@ fn databases(file: Option<&PathBuf>, threads: usize) -> GridDatabases {
     dbs
 }
 
-/// Runs `search` to its answer on `threads` threads: this one and `threads - 1` helpers, each in
-/// slices of 5 ms (a helper takes work from the others at the end of their slices).
+/// Korf & Felner's set (from `file` when given), combined with the sets of `more` (stored
+/// beside `file` under their conventional names).
+fn databases(file: Option<&PathBuf>, more: &[Partition], threads: usize) -> GridDatabases {
+    let grid = Grid::new(5, 5).expect("5x5");
+    let mut sets = vec![one_set(
+        &Partition::default_for(grid, grid.cells() - 1),
+        file,
+        threads,
+    )];
+    for partition in more {
+        let beside = file.map(|f| f.with_file_name(grid_pdb::file_name(partition)));
+        sets.push(one_set(partition, beside.as_ref(), threads));
+    }
+    GridDatabases::combine(sets).expect("sets of one shape")
+}
+
+/// A 5×5 partition written as patterns of cells, `/` between patterns and `,` between cells.
+fn parse_partition(text: &str) -> Partition {
+    let patterns = text
+        .split('/')
+        .map(|p| {
+            p.split(',')
+                .map(|c| c.trim().parse().expect("cells are numbers"))
+                .collect()
+        })
+        .collect();
+    Partition::new(Grid::new(5, 5).expect("5x5"), 24, patterns).expect("a partition of 24 tiles")
+}
+
 fn run_on(search: &mut GridSearch, threads: usize) -> Vec<Move> {
     if threads < 2 {
         let Ok(Slice::Found(moves)) = search.run(&Stop::never(), None) else {
@@ -145,10 +173,16 @@ fn run_on(search: &mut GridSearch, threads: usize) -> Vec<Move> {
     })
 }
 
-fn optimal(file: Option<&PathBuf>, threads: usize, longest: usize, ids: &[usize]) {
+fn optimal(
+    file: Option<&PathBuf>,
+    more: &[Partition],
+    threads: usize,
+    longest: usize,
+    ids: &[usize],
+) {
     let grid = Grid::new(5, 5).expect("5x5");
     let goal = GridBoard::goal(grid);
-    let dbs = Arc::new(databases(file, threads));
+    let dbs = Arc::new(databases(file, more, threads));
     let t = Instant::now();
     let pruning = Arc::new(MovePruning::build(grid, Move::ALL, longest));
     println!(
@@ -214,6 +248,7 @@ fn main() {
     let mut ratio = 1.5;
     let mut range = Vec::new();
     let (mut exact, mut file, mut threads) = (false, None, 2);
+    let mut more = Vec::new();
     let mut longest = fsm::DEFAULT_LONGEST;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -226,6 +261,9 @@ fn main() {
             }
             "--optimal" => exact = true,
             "--file" => file = Some(PathBuf::from(args.next().expect("--file takes a path"))),
+            "--add" => more.push(parse_partition(
+                &args.next().expect("--add takes a partition"),
+            )),
             "--move-pruning" => {
                 longest = args
                     .next()
@@ -243,11 +281,13 @@ fn main() {
         }
     }
     if exact {
-        optimal(file.as_ref(), threads, longest, &range);
+        optimal(file.as_ref(), &more, threads, longest, &range);
         return;
     }
     // With --file, the bounded search is guided by the databases too.
-    let dbs = file.as_ref().map(|f| Arc::new(databases(Some(f), threads)));
+    let dbs = file
+        .as_ref()
+        .map(|f| Arc::new(databases(Some(f), &more, threads)));
     let first = range.first().copied().unwrap_or(1);
     let last = range.get(1).copied().unwrap_or(50);
     let grid = Grid::new(5, 5).expect("5x5");

@@ -347,3 +347,97 @@ fn bounded_answers_with_databases_respect_the_optimum() {
         }
     }
 }
+
+/// The cells of `grid` but `blank`, in patterns of `size` taken in order from the last cell
+/// back: another partition than [`Partition::automatic`]'s snake.
+fn backwards(grid: Grid, blank: usize, size: usize) -> Partition {
+    let cells: Vec<u8> = (0..grid.cells() as u8)
+        .rev()
+        .filter(|&c| usize::from(c) != blank)
+        .collect();
+    let patterns = cells.chunks(size).map(<[u8]>::to_vec).collect();
+    Partition::new(grid, blank, patterns).unwrap()
+}
+
+/// Two partitions combined: the heuristic is the larger of the two sets' on every board that
+/// reaches the target (so still admissible, and raised somewhere), the search it guides gives
+/// breadth-first search's smallest optimal path, and bounded answers keep their ratio.
+#[test]
+fn a_combined_set_takes_the_larger_sum_and_keeps_the_answers() {
+    use solver_core::tiles::bounded;
+    let mut rng = Lcg::new(71);
+    for (rows, cols, blank) in [(3, 3, 4), (3, 3, 8), (2, 4, 3), (3, 3, 0)] {
+        let grid = Grid::new(rows, cols).unwrap();
+        let mut cells: Vec<u8> = (1..grid.cells() as u8).collect();
+        for i in (1..cells.len()).rev() {
+            cells.swap(i, rng.below(i + 1));
+        }
+        cells.insert(blank, 0);
+        let target = GridBoard::new(grid, &cells).unwrap();
+        let one = small_set(grid, blank, 3);
+        let other = GridDatabases::build(backwards(grid, blank, 3), 1, &Unpaced);
+        let other_alone = GridDatabases::build(backwards(grid, blank, 3), 1, &Unpaced);
+        let first_alone = GridDatabases::build(one.partition().clone(), 1, &Unpaced);
+        let both = Arc::new(GridDatabases::combine(vec![first_alone, other]).unwrap());
+        assert_eq!(both.partitions().len(), 2);
+        assert_eq!(both.memory_bytes(), 2 * one.memory_bytes());
+        let dist = bfs::distances(target.clone(), u32::MAX);
+        let mut raised = 0;
+        for (board, &d) in &dist {
+            let (a, b) = (
+                one.heuristic(board, &target).unwrap(),
+                other_alone.heuristic(board, &target).unwrap(),
+            );
+            let h = both.heuristic(board, &target).unwrap();
+            assert_eq!(h, a.max(b), "{grid}: {board:?}");
+            assert!(h <= d, "{grid}: h {h} > distance {d}");
+            raised += usize::from(b > a);
+        }
+        assert!(
+            raised > 0,
+            "{grid}: the second partition never raised the first"
+        );
+        for _ in 0..8 {
+            let start = walk(&target, 60, &mut rng);
+            let expected = bfs::smallest_path(start.clone(), &dist).unwrap();
+            let moves = grid_ida::solve_with_databases(
+                &start,
+                &target,
+                &both,
+                solvers::pruning(),
+                &Stop::never(),
+            )
+            .unwrap();
+            assert_eq!(format_moves(&moves), format_moves(&expected), "{grid}");
+            let answer =
+                bounded::solve_with_databases(&start, &target, 1.5, &both, &Stop::never()).unwrap();
+            assert_eq!(start.replay(&answer.moves).unwrap(), target);
+            assert!(answer.lower_bound as usize <= expected.len());
+            assert!(answer.moves.len() as f64 <= 1.5 * expected.len() as f64 + 1e-9);
+        }
+    }
+}
+
+/// Sets combine only when they share shape and blank cell, and a combined set is stored one
+/// partition per file.
+#[test]
+fn combining_refuses_mismatched_sets_and_writing_a_combined_one() {
+    use solver_core::tiles::grid_pdb::CombineError;
+    let grid = Grid::new(2, 3).unwrap();
+    let set = |blank| GridDatabases::build(Partition::automatic(grid, blank, 1 << 20), 1, &Unpaced);
+    assert_eq!(
+        GridDatabases::combine(Vec::new()).unwrap_err(),
+        CombineError::Empty
+    );
+    assert!(matches!(
+        GridDatabases::combine(vec![set(5), set(0)]),
+        Err(CombineError::Mismatch { .. })
+    ));
+    let other = GridDatabases::build(backwards(grid, 5, 2), 1, &Unpaced);
+    let both = GridDatabases::combine(vec![set(5), other]).unwrap();
+    let error = both.write_to(Vec::new()).unwrap_err();
+    assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput);
+    let mut bytes = Vec::new();
+    set(5).write_to(&mut bytes).unwrap();
+    assert!(!bytes.is_empty());
+}

@@ -102,12 +102,19 @@ pub(super) fn file_name(partition: &Partition) -> String {
 }
 
 impl GridDatabases {
-    /// Writes the set in the stored layout.
+    /// Writes the set in the stored layout (one partition per file).
     ///
     /// # Errors
-    /// Whatever the writer reports.
+    /// Whatever the writer reports; `InvalidInput` for a [`combine`](Self::combine)d set, whose
+    /// partitions are stored one by one.
     pub fn write_to(&self, mut writer: impl Write) -> io::Result<()> {
-        let head = header(&self.partition);
+        if self.partitions.len() != 1 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a combined set is stored one partition per file",
+            ));
+        }
+        let head = header(self.partition());
         let mut crc = crc32fast::Hasher::new();
         crc.update(&head);
         for table in &self.tables {
@@ -207,7 +214,7 @@ impl GridDatabases {
             ));
         }
         Ok(Self {
-            partition: expected.clone(),
+            partitions: vec![expected.clone()],
             tables,
         })
     }
