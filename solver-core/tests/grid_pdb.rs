@@ -209,7 +209,7 @@ fn the_stored_form_round_trips_and_refuses_what_is_wrong() {
     assert_eq!(
         set.file_name(),
         format!(
-            "gridpdb-3x4-blank11-3-3-3-2-{}-v2.bin",
+            "gridpdb-3x4-blank11-3-3-3-2-{}-v3.bin",
             &set.file_name()[28..36]
         )
     );
@@ -440,4 +440,39 @@ fn combining_refuses_mismatched_sets_and_writing_a_combined_one() {
     let mut bytes = Vec::new();
     set(5).write_to(&mut bytes).unwrap();
     assert!(!bytes.is_empty());
+}
+
+/// The zero-aware bits raise the heuristic above the sum of the least costs where a pattern
+/// walls the blank away from where its tiles need it, and never lower it (2×4: no reflection,
+/// so the heuristic is that one sum).
+#[test]
+fn the_blanks_region_raises_the_least_costs() {
+    let grid = Grid::new(2, 4).unwrap();
+    let target = GridBoard::goal(grid);
+    let set = small_set(grid, target.blank(), 3);
+    assert!(!set.partition().reflects());
+    let dist = bfs::distances(target.clone(), u32::MAX);
+    let mut raised = 0;
+    for (board, &d) in &dist {
+        let least: u32 = set
+            .partition()
+            .patterns()
+            .iter()
+            .enumerate()
+            .map(|(p, homes)| {
+                let cells: Vec<u8> = homes
+                    .iter()
+                    .map(|&home| {
+                        let tile = target.cells()[usize::from(home)];
+                        board.cells().iter().position(|&t| t == tile).unwrap() as u8
+                    })
+                    .collect();
+                u32::from(set.pattern_value(p, &cells))
+            })
+            .sum();
+        let h = set.heuristic(board, &target).unwrap();
+        assert!(least <= h && h <= d, "least {least}, h {h}, distance {d}");
+        raised += usize::from(h > least);
+    }
+    assert!(raised > 0, "the blank's region never counted");
 }

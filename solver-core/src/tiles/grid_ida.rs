@@ -35,7 +35,7 @@ use super::distance::Distance;
 use super::fsm::{self, BLOCKED, MovePruning, PruningTables};
 use super::grid::Grid;
 use super::grid_board::GridBoard;
-use super::grid_pdb::{GridDatabases, Lookup};
+use super::grid_pdb::{GridDatabases, Lookup, Moved};
 use crate::stop::{SearchStats, Stop, Stopped};
 
 mod team;
@@ -296,17 +296,18 @@ impl Heuristic for Databases {
         &mut self,
         _cells: &[u8; 64],
         tile: u8,
-        _from: usize,
-        _to: usize,
+        from: usize,
+        to: usize,
         mv: usize,
         limit: u32,
     ) -> Result<u32, u32> {
-        self.lookup.enter(&self.dbs, tile, mv, limit)
+        let moved = Moved { tile, from, to, mv };
+        self.lookup.enter(&self.dbs, moved, limit)
     }
 
     #[inline]
-    fn leave(&mut self, _cells: &[u8; 64], tile: u8, _from: usize, _to: usize, mv: usize) {
-        self.lookup.leave(tile, mv);
+    fn leave(&mut self, _cells: &[u8; 64], tile: u8, from: usize, to: usize, mv: usize) {
+        self.lookup.leave(Moved { tile, from, to, mv });
     }
 
     #[inline]

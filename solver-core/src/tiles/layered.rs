@@ -222,7 +222,32 @@ pub(crate) fn build<S: Space, W: State>(
     blank: u8,
     threads: usize,
     pace: &dyn Pace,
+    stage: (usize, usize),
+) -> Vec<u8> {
+    build_with::<S, W, _>(
+        space,
+        grid,
+        home,
+        blank,
+        threads,
+        pace,
+        stage,
+        |_, _, _, _| {},
+    )
+}
+
+/// [`build`], telling `fresh(index, fresh, free, depth)` the blank cells each layer reaches
+/// first in each placement (whole regions of its free cells `free`).
+#[expect(clippy::too_many_arguments)]
+pub(crate) fn build_with<S: Space, W: State, F: Fn(usize, u64, u64, u8) + Sync>(
+    space: &S,
+    grid: Grid,
+    home: &[u8],
+    blank: u8,
+    threads: usize,
+    pace: &dyn Pace,
     (database, databases): (usize, usize),
+    on_fresh: F,
 ) -> Vec<u8> {
     let k = space.tiles();
     assert!(home.len() == k && k <= MAX_TILES, "a pattern of {k} tiles");
@@ -287,6 +312,7 @@ pub(crate) fn build<S: Space, W: State>(
                     if fresh == 0 {
                         continue;
                     }
+                    on_fresh(index, fresh, free, depth);
                     if table[index].load(Relaxed) == UNSEEN {
                         table[index].store(depth, Relaxed);
                         newly += 1;

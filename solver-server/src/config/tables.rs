@@ -51,7 +51,7 @@ pub struct Tables {
 
     /// Most memory, in MiB, that the tables of the other sliding shapes may take, builds
     /// included (a 3×4 or 2×6 table: 60 MB, 180 MB while built; the 24-puzzle's 6-6-6-6
-    /// databases: 977 MB, about 2.9 GB while built; a smaller budget gets smaller patterns).
+    /// databases: 977 MB, about 3.1 GB while built; a smaller budget gets smaller patterns).
     /// Capped at half the container's memory limit; 0 builds none (Manhattan distance alone).
     #[arg(
         id = "table_memory",
@@ -64,7 +64,7 @@ pub struct Tables {
 
     /// Most memory, in MiB, that a table build started by a request may peak at. Stored tables
     /// within `--table-memory` are always loaded; a larger build (the 24-puzzle's 6-6-6-6
-    /// databases: about 2.9 GB) is an operator's (`solver-client databases build --size 5x5`
+    /// databases: about 3.1 GB) is an operator's (`solver-client databases build --size 5x5`
     /// into the data directory), and until it is stored requests get the strongest set whose
     /// build fits this.
     #[arg(

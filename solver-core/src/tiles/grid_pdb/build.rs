@@ -10,11 +10,14 @@
 //! also has two masks of blank cells (one word for boards of at most 32 cells, two beyond: 2 GB
 //! besides the tables for a 6-tile pattern on 5×5, freed when the table is done).
 
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, AtomicU64};
+
+use super::regions::{self, Regions};
 
 use crate::pace::Pace;
 use crate::tiles::grid::Grid;
-use crate::tiles::layered::{self, MAX_TILES, Space, Wide};
+use crate::tiles::layered::{self, MAX_TILES, Space, UNSEEN, Wide};
 
 /// The sparse index of `tiles`-tile placements on `cells` cells.
 struct Sparse {
@@ -101,12 +104,30 @@ pub(super) fn build_table(
     stage: (usize, usize),
 ) -> Box<[u8]> {
     let space = Sparse::new(grid, home.len());
-    let table = if grid.cells() <= 32 {
-        layered::build::<_, AtomicU64>(&space, grid, home, blank, threads, pace, stage)
-    } else {
-        layered::build::<_, Wide>(&space, grid, home, blank, threads, pace, stage)
+    // The layer each placement's big region is first reached in (see `regions`).
+    let big: Vec<AtomicU8> = (0..space.len()).map(|_| AtomicU8::new(UNSEEN)).collect();
+    let regions = Regions::new(grid);
+    let on_fresh = |index: usize, fresh: u64, free: u64, depth: u8| {
+        if fresh & regions.big(free) != 0 {
+            big[index].store(depth, Relaxed);
+        }
     };
-    table.into_boxed_slice()
+    let table = if grid.cells() <= 32 {
+        layered::build_with::<_, AtomicU64, _>(
+            &space, grid, home, blank, threads, pace, stage, on_fresh,
+        )
+    } else {
+        layered::build_with::<_, Wide, _>(&space, grid, home, blank, threads, pace, stage, on_fresh)
+    };
+    table
+        .into_iter()
+        .zip(big)
+        .map(|(least, big)| match (least, big.into_inner()) {
+            (UNSEEN, _) => UNSEEN,
+            (least, UNSEEN) => regions::pack(least, None),
+            (least, big) => regions::pack(least, Some(big)),
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! five runs of `korf24 --optimal --threads 1 38 40 25`).
 
 use super::GridDatabases;
+use super::regions::Regions;
 use crate::prefetch::prefetch;
 use crate::tiles::grid::Grid;
 use crate::tiles::grid_board::GridBoard;
@@ -33,10 +34,25 @@ pub(crate) struct Lookup {
     /// Each table's current index and value, per sum (a sum reads only its partition's).
     index: [[usize; MAX_TABLES]; MAX_SUMS],
     value: [[u8; MAX_TABLES]; MAX_SUMS],
+    /// The cells each table's tiles occupy, as each sum sees them (for the blank's region).
+    occupied: [[u64; MAX_TABLES]; MAX_SUMS],
+    /// The cell each sum sees for each cell (mirrored where it reads the mirror image).
+    view: [[u8; 64]; MAX_SUMS],
+    regions: Regions,
     /// The sums of the values.
     sum: [u32; MAX_SUMS],
     /// The values replaced by each move entered and not yet left, per sum.
     undo: Vec<[u8; MAX_SUMS]>,
+}
+
+/// A move as the lookup needs it: the blank's move `mv` (index in [`Move::ALL`]) from `from`
+/// onto `tile` on `to`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Moved {
+    pub(crate) tile: u8,
+    pub(crate) from: usize,
+    pub(crate) to: usize,
+    pub(crate) mv: usize,
 }
 
 /// Each sum of a set: the first table of its partition, the partition, and whether it reads
@@ -109,12 +125,16 @@ impl Lookup {
             home[tile as usize] = cell;
         }
         let sums = sums(dbs);
+        let blank = cells.iter().position(|&t| t == 0)?;
         let mut lookup = Self {
             sums: sums.len(),
             pattern: [[0; MAX_SUMS]; 64],
             step: [[[0; MAX_SUMS]; 4]; 64],
             index: [[0; MAX_TABLES]; MAX_SUMS],
             value: [[0; MAX_TABLES]; MAX_SUMS],
+            occupied: [[0; MAX_TABLES]; MAX_SUMS],
+            view: [[0; 64]; MAX_SUMS],
+            regions: Regions::new(grid),
             sum: [0; MAX_SUMS],
             undo: Vec::with_capacity(256),
         };
@@ -124,6 +144,9 @@ impl Lookup {
             // A mirrored sum sees each tile as the one whose home mirrors its home, on mirrored
             // cells, moving the mirrored way.
             let seen = |cell: usize| if mirrored { mirror(grid, cell) } else { cell };
+            for cell in 0..n {
+                lookup.view[s][cell] = seen(cell) as u8;
+            }
             for (tile, &at) in home.iter().enumerate().take(n).skip(1) {
                 let h = seen(at);
                 lookup.pattern[tile][s] = cell_table[h];
@@ -136,11 +159,16 @@ impl Lookup {
             for (cell, &tile) in cells.iter().enumerate() {
                 if tile != 0 {
                     let h = seen(home[tile as usize]);
-                    lookup.index[s][cell_table[h] as usize] += seen(cell) * cell_weight[h];
+                    let t = cell_table[h] as usize;
+                    lookup.index[s][t] += seen(cell) * cell_weight[h];
+                    lookup.occupied[s][t] |= 1 << seen(cell);
                 }
             }
             for t in first..first + partition.patterns().len() {
-                let value = tables[t][lookup.index[s][t]];
+                let entry = tables[t][lookup.index[s][t]];
+                let value = lookup
+                    .regions
+                    .value(entry, seen(blank) as u32, lookup.occupied[s][t]);
                 lookup.value[s][t] = value;
                 lookup.sum[s] += u32::from(value);
             }
@@ -154,41 +182,34 @@ impl Lookup {
         self.sum[..self.sums].iter().copied().max().unwrap_or(0)
     }
 
-    /// The value after the blank's move `mv` onto `tile`. When it is at most `limit` the state
-    /// moves on to that board and `Ok(value)` is returned; otherwise nothing changes and
-    /// `Err(lower)` gives a lower bound on the value above `limit` (the first sum above `limit`:
-    /// the sums after it are not read).
+    /// The value after the blank's move `mv` from `from` onto `tile` on `to`. When it is at
+    /// most `limit` the state moves on to that board and `Ok(value)` is returned; otherwise
+    /// nothing changes and `Err(lower)` gives a lower bound on the value above `limit` (the
+    /// first sum above `limit`: the sums after it are not read).
     #[inline]
     pub(crate) fn enter(
         &mut self,
         dbs: &GridDatabases,
-        tile: u8,
-        mv: usize,
+        moved: Moved,
         limit: u32,
     ) -> Result<u32, u32> {
         // The counts get loops the compiler unrolls; the usual one (a partition and its
         // reflection) is inlined into the search.
         if self.sums == 2 {
-            self.enter_sums::<2>(dbs, tile, mv, limit)
+            self.enter_sums::<2>(dbs, moved, limit)
         } else {
-            self.enter_other(dbs, tile, mv, limit)
+            self.enter_other(dbs, moved, limit)
         }
     }
 
     #[inline(never)]
-    fn enter_other(
-        &mut self,
-        dbs: &GridDatabases,
-        tile: u8,
-        mv: usize,
-        limit: u32,
-    ) -> Result<u32, u32> {
+    fn enter_other(&mut self, dbs: &GridDatabases, moved: Moved, limit: u32) -> Result<u32, u32> {
         match self.sums {
-            1 => self.enter_sums::<1>(dbs, tile, mv, limit),
-            3 => self.enter_sums::<3>(dbs, tile, mv, limit),
-            4 => self.enter_sums::<4>(dbs, tile, mv, limit),
-            6 => self.enter_sums::<6>(dbs, tile, mv, limit),
-            _ => self.enter_sums::<MAX_SUMS>(dbs, tile, mv, limit),
+            1 => self.enter_sums::<1>(dbs, moved, limit),
+            3 => self.enter_sums::<3>(dbs, moved, limit),
+            4 => self.enter_sums::<4>(dbs, moved, limit),
+            6 => self.enter_sums::<6>(dbs, moved, limit),
+            _ => self.enter_sums::<MAX_SUMS>(dbs, moved, limit),
         }
     }
 
@@ -197,8 +218,7 @@ impl Lookup {
     fn enter_sums<const S: usize>(
         &mut self,
         dbs: &GridDatabases,
-        tile: u8,
-        mv: usize,
+        Moved { tile, from, to, mv }: Moved,
         limit: u32,
     ) -> Result<u32, u32> {
         let tables = dbs.tables();
@@ -207,12 +227,17 @@ impl Lookup {
         let step = &self.step[t][mv];
         let mut index = [0usize; S];
         let mut value = [0u8; S];
+        let mut occupied = [0u64; S];
         let mut sum = [0u32; S];
         let mut h = 0;
         for s in 0..S {
             let p = pattern[s] as usize;
             index[s] = self.index[s][p].wrapping_add(step[s]);
-            value[s] = tables[p][index[s]];
+            // The tile leaves `to` for `from`; the blank is then on `to`.
+            let (left, entered) = (self.view[s][to], self.view[s][from]);
+            occupied[s] = self.occupied[s][p] ^ (1 << left) ^ (1 << entered);
+            let entry = tables[p][index[s]];
+            value[s] = self.regions.value(entry, u32::from(left), occupied[s]);
             sum[s] = self.sum[s] - u32::from(self.value[s][p]) + u32::from(value[s]);
             if sum[s] > limit {
                 return Err(sum[s]);
@@ -225,6 +250,7 @@ impl Lookup {
             old[s] = self.value[s][p];
             self.index[s][p] = index[s];
             self.value[s][p] = value[s];
+            self.occupied[s][p] = occupied[s];
             self.sum[s] = sum[s];
         }
         self.undo.push(old);
@@ -244,34 +270,35 @@ impl Lookup {
         }
     }
 
-    /// Undoes the last move [`enter`](Self::enter)ed: the blank's move `mv` onto `tile`.
+    /// Undoes the last move [`enter`](Self::enter)ed.
     #[inline]
-    pub(crate) fn leave(&mut self, tile: u8, mv: usize) {
+    pub(crate) fn leave(&mut self, moved: Moved) {
         if self.sums == 2 {
-            self.leave_sums::<2>(tile, mv);
+            self.leave_sums::<2>(moved);
         } else {
-            self.leave_other(tile, mv);
+            self.leave_other(moved);
         }
     }
 
     #[inline(never)]
-    fn leave_other(&mut self, tile: u8, mv: usize) {
+    fn leave_other(&mut self, moved: Moved) {
         match self.sums {
-            1 => self.leave_sums::<1>(tile, mv),
-            3 => self.leave_sums::<3>(tile, mv),
-            4 => self.leave_sums::<4>(tile, mv),
-            6 => self.leave_sums::<6>(tile, mv),
-            _ => self.leave_sums::<MAX_SUMS>(tile, mv),
+            1 => self.leave_sums::<1>(moved),
+            3 => self.leave_sums::<3>(moved),
+            4 => self.leave_sums::<4>(moved),
+            6 => self.leave_sums::<6>(moved),
+            _ => self.leave_sums::<MAX_SUMS>(moved),
         }
     }
 
     #[inline(always)]
-    fn leave_sums<const S: usize>(&mut self, tile: u8, mv: usize) {
+    fn leave_sums<const S: usize>(&mut self, Moved { tile, from, to, mv }: Moved) {
         let old = self.undo.pop().expect("a move to leave");
         let t = tile as usize;
         for (s, &was) in old.iter().enumerate().take(S) {
             let p = self.pattern[t][s] as usize;
             self.index[s][p] = self.index[s][p].wrapping_sub(self.step[t][mv][s]);
+            self.occupied[s][p] ^= (1 << self.view[s][to]) ^ (1 << self.view[s][from]);
             self.sum[s] = self.sum[s] - u32::from(self.value[s][p]) + u32::from(was);
             self.value[s][p] = was;
         }
@@ -290,6 +317,7 @@ pub(crate) struct Evaluator {
     weight: [[usize; MAX_SUMS]; 64],
     /// The cell each sum sees for each cell (mirrored where the sum reads the mirror image).
     seen: [[u8; 64]; MAX_SUMS],
+    regions: Regions,
 }
 
 impl Evaluator {
@@ -306,6 +334,7 @@ impl Evaluator {
             pattern: [[0; MAX_SUMS]; 64],
             weight: [[0; MAX_SUMS]; 64],
             seen: [[0; 64]; MAX_SUMS],
+            regions: Regions::new(grid),
         };
         for (s, &(first, partition, mirrored)) in sums.iter().enumerate() {
             evaluator.tables[s] = (first, partition.patterns().len());
@@ -327,16 +356,25 @@ impl Evaluator {
         (0..self.sums)
             .map(|s| {
                 let mut index = [0usize; MAX_TABLES];
+                let mut occupied = [0u64; MAX_TABLES];
+                let mut blank = 0;
                 for (cell, &tile) in cells.iter().enumerate() {
-                    if tile != 0 {
+                    let seen = self.seen[s][cell];
+                    if tile == 0 {
+                        blank = u32::from(seen);
+                    } else {
                         let t = tile as usize;
-                        index[self.pattern[t][s] as usize] +=
-                            usize::from(self.seen[s][cell]) * self.weight[t][s];
+                        let p = self.pattern[t][s] as usize;
+                        index[p] += usize::from(seen) * self.weight[t][s];
+                        occupied[p] |= 1 << seen;
                     }
                 }
                 let (first, count) = self.tables[s];
                 (first..first + count)
-                    .map(|p| u32::from(tables[p][index[p]]))
+                    .map(|p| {
+                        let entry = tables[p][index[p]];
+                        u32::from(self.regions.value(entry, blank, occupied[p]))
+                    })
                     .sum::<u32>()
             })
             .max()

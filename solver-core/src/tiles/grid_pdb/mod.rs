@@ -17,27 +17,37 @@
 //! reads four tables instead of two, so one thread is about 1.2 times faster on the first
 //! three and two threads are no faster; a server therefore holds one partition.
 //!
+//! Each entry is **zero-aware** in part (Clausecker & Reinefeld, SoCS 2019): besides the least
+//! cost over the blank's cells, its top two bits say what the blank's *big* region (the one
+//! holding more than half of the cells the pattern leaves free) adds to it, so a pattern that
+//! walls off a pocket the blank must reach counts the moves that let it in. A search reads
+//! them with a flood fill of the blank's region, only where the bits are set. On Korf &
+//! Felner's #38, #40, #25 and #32 that takes 0.76 of the nodes (470 M against 620 M) and two
+//! threads 1.11 times less time (15.4–15.7 s against 17.2–17.3 s, `korf24 --optimal`); one
+//! thread on the first three takes the same time. The bounded answers at ratio 1.5 come
+//! closer (1.055 times the optimum against 1.062).
+//!
 //! Tables are named by **target cells** ([`Partition`]): pattern `i` holds the tiles a target
 //! puts on its cells, so one set serves every target whose blank is on the set's blank cell (the
 //! tiles are renamed per target, see [`GridDatabases::fits`]).
 //!
-//! Memory: one byte per sparse index, `cells^tiles` per table (a sum and a multiplication per
+//! Memory: one byte per sparse index (see `regions.rs`), `cells^tiles` per table (a sum and a multiplication per
 //! move, no ranking): 5×5 with Korf & Felner's 6-6-6-6 takes 4 × 25⁶ = 977 MB, 3×5 with 7-7
 //! 341 MB, 2×8 with 7-7-1 537 MB, 4×5 with 6-6-6-1 256 MB; see [`Partition::table_bytes`].
 //! A build also holds two masks of blank cells per index of the table in progress (8 bytes per
-//! index up to 32 cells, 16 beyond): the 5×5 build peaks at 2.86 GB and takes 99.5 s on two
-//! threads (it was 3.7 GB and 124.5 s with a third mask and every index read in every layer;
-//! the tables are byte-identical). Measured on that set (release, one core): Korf & Felner's #38 (96
-//! moves) in 3.5e7 nodes, 0.8 s; #40 (82 moves) in 5.4e7 nodes, 1.2 s; about 40 M nodes/s.
+//! index up to 32 cells, 16 beyond) and the layer its big region was reached in (a byte): the
+//! 5×5 build peaks at 3.10 GB and took 148.2 s on two threads (before the big regions it
+//! peaked at 2.86 GB and took 99.5 s on a faster day).
 
 mod build;
 mod lookup;
 mod partition;
+mod regions;
 mod storage;
 
 use std::fmt;
 
-pub(crate) use lookup::{Evaluator, Lookup};
+pub(crate) use lookup::{Evaluator, Lookup, Moved};
 pub use partition::{DEFAULT_BUDGET, MAX_SET_BYTES, Partition, PartitionError};
 pub use storage::{FORMAT_VERSION, StorageError};
 
@@ -177,7 +187,7 @@ impl GridDatabases {
     pub fn pattern_value(&self, pattern: usize, cells: &[u8]) -> u8 {
         let n = self.partition().grid().cells();
         let index = cells.iter().rev().fold(0usize, |i, &c| i * n + c as usize);
-        self.tables[pattern][index]
+        regions::least(self.tables[pattern][index])
     }
 
     /// The heuristic of `board` towards `target`: the largest of the sums over each partition

@@ -13,7 +13,7 @@ use crate::tiles::grid::Grid;
 
 const MAGIC: [u8; 8] = *b"GRIDPDB\0";
 /// The version of the layout above. Bump it whenever the layout or the tables' meaning changes.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Why a stored set was refused.
 #[derive(Debug, thiserror::Error)]

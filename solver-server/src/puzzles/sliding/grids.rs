@@ -55,7 +55,7 @@ impl Grids {
     /// [`memory_budget`]).
     ///
     /// A request may load any stored set that fits, but only start a build that peaks within
-    /// `request_build` bytes: a larger set (the 24-puzzle's 6-6-6-6, 2.9 GB while built) is
+    /// `request_build` bytes: a larger set (the 24-puzzle's 6-6-6-6, 3.1 GB while built) is
     /// built by an operator (`solver-client databases build --size 5x5`; the server's
     /// `build-databases` builds the 15-puzzle's sets only), and until it is stored a request gets
     /// the strongest set whose build fits.
@@ -281,7 +281,7 @@ mod tests {
     use super::*;
     use solver_core::tiles::grid_pdb::GridDatabases;
 
-    /// A request starts no build that peaks beyond its limit: the 24-puzzle's 6-6-6-6 (2.9 GB
+    /// A request starts no build that peaks beyond its limit: the 24-puzzle's 6-6-6-6 (3.1 GB
     /// while built) is left to an operator, and a request gets a smaller set meanwhile.
     #[test]
     fn requests_build_within_their_limit() {
