@@ -26,6 +26,7 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize};
 
+use super::flood::Flood;
 use super::grid::Grid;
 use crate::pace::{Pace, Progress};
 
@@ -149,10 +150,8 @@ impl State for Wide {
 
 /// Cell sets of a board as `u64` masks: the blank's moves and the parity classes.
 struct Shape {
-    cols: usize,
+    flood: Flood,
     all: u64,
-    not_first_col: u64,
-    not_last_col: u64,
     odd_cells: u64,
     /// Orthogonal neighbours of each cell.
     around: [u64; 64],
@@ -161,8 +160,7 @@ struct Shape {
 impl Shape {
     fn new(grid: Grid) -> Self {
         let (n, cols) = (grid.cells(), grid.cols());
-        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let col = |c: usize| (0..grid.rows()).fold(0u64, |m, r| m | 1 << (r * cols + c));
+        let flood = Flood::new(grid);
         let mut around = [0u64; 64];
         for (mask, row) in around.iter_mut().zip(&grid.neighbour_table()) {
             *mask = row
@@ -171,10 +169,8 @@ impl Shape {
                 .fold(0, |m, &c| m | 1 << c);
         }
         Self {
-            cols,
-            all,
-            not_first_col: all & !col(0),
-            not_last_col: all & !col(cols - 1),
+            all: flood.all(),
+            flood,
             odd_cells: (0..n)
                 .filter(|c| (c / cols + c % cols) % 2 == 1)
                 .fold(0u64, |m, c| m | 1 << c),
@@ -185,19 +181,7 @@ impl Shape {
     /// All cells the blank reaches from `from` through `free` cells.
     #[inline]
     fn flood(&self, from: u64, free: u64) -> u64 {
-        let mut reach = from & free;
-        loop {
-            let grown = (reach
-                | (reach << self.cols)
-                | (reach >> self.cols)
-                | ((reach << 1) & self.not_first_col)
-                | ((reach >> 1) & self.not_last_col))
-                & free;
-            if grown == reach {
-                return reach;
-            }
-            reach = grown;
-        }
+        self.flood.fill(from, free)
     }
 
     /// The parity class of a placement occupying `occupied`.

@@ -8,6 +8,7 @@ pub mod constructive;
 mod distance;
 pub mod eight;
 pub mod fifteen;
+mod flood;
 pub mod fsm;
 pub mod grid;
 pub mod grid_board;

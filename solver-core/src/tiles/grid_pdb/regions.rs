@@ -9,6 +9,7 @@
 //! at 3. Both readings are admissible: the least cost is at most any region's, and the big
 //! region's cost is at least the least plus the stored part of its excess.
 
+use crate::tiles::flood::Flood;
 use crate::tiles::grid::Grid;
 
 /// Bits of an entry that hold the least cost; the rest hold the big region's excess.
@@ -30,43 +31,16 @@ pub(super) fn least(entry: u8) -> u8 {
     entry & MAX_VALUE
 }
 
-/// Flood fills on one shape's cells (at most 64: one bit each).
+/// The blank's regions on one shape's cells.
 #[derive(Debug, Clone)]
 pub(super) struct Regions {
-    cols: u32,
-    all: u64,
-    not_first_col: u64,
-    not_last_col: u64,
+    flood: Flood,
 }
 
 impl Regions {
     pub(super) fn new(grid: Grid) -> Self {
-        let (n, cols) = (grid.cells(), grid.cols());
-        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let col = |c: usize| (0..grid.rows()).fold(0u64, |m, r| m | 1 << (r * cols + c));
         Self {
-            cols: cols as u32,
-            all,
-            not_first_col: all & !col(0),
-            not_last_col: all & !col(cols - 1),
-        }
-    }
-
-    /// The cells of `free` the blank reaches from `from`.
-    #[inline]
-    fn flood(&self, from: u64, free: u64) -> u64 {
-        let mut reach = from & free;
-        loop {
-            let grown = (reach
-                | (reach << self.cols)
-                | (reach >> self.cols)
-                | ((reach << 1) & self.not_first_col)
-                | ((reach >> 1) & self.not_last_col))
-                & free;
-            if grown == reach {
-                return reach;
-            }
-            reach = grown;
+            flood: Flood::new(grid),
         }
     }
 
@@ -74,7 +48,7 @@ impl Regions {
     pub(super) fn big(&self, free: u64) -> u64 {
         let mut left = free;
         while left != 0 {
-            let region = self.flood(left & left.wrapping_neg(), free);
+            let region = self.flood.fill(left & left.wrapping_neg(), free);
             if region.count_ones() * 2 > free.count_ones() {
                 return region;
             }
@@ -91,8 +65,8 @@ impl Regions {
         if entry == least {
             return least;
         }
-        let free = self.all & !occupied;
-        let region = self.flood(1 << blank, free);
+        let free = self.flood.all() & !occupied;
+        let region = self.flood.fill(1 << blank, free);
         if region.count_ones() * 2 > free.count_ones() {
             least + 2 * (entry >> VALUE_BITS)
         } else {
