@@ -24,6 +24,7 @@
 
 pub mod benchmarks;
 pub mod pace;
+mod pages;
 mod prefetch;
 pub mod solitaire;
 pub mod stop;

@@ -119,15 +119,15 @@ pub(super) fn build_table(
     } else {
         layered::build_with::<_, Wide, _>(&space, grid, home, blank, threads, pace, stage, on_fresh)
     };
-    table
-        .into_iter()
+    let packed = table
+        .iter()
         .zip(big)
-        .map(|(least, big)| match (least, big.into_inner()) {
+        .map(|(&least, big)| match (least, big.into_inner()) {
             (UNSEEN, _) => UNSEEN,
             (least, UNSEEN) => regions::pack(least, None),
             (least, big) => regions::pack(least, Some(big)),
-        })
-        .collect()
+        });
+    crate::pages::collect(table.len(), packed)
 }
 
 #[cfg(test)]

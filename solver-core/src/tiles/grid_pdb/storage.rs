@@ -196,7 +196,7 @@ impl GridDatabases {
         crc.update(&header(expected));
         let mut tables = Vec::with_capacity(sizes.len());
         for size in sizes {
-            let mut table = vec![0u8; size as usize].into_boxed_slice();
+            let mut table = crate::pages::zeroed(size as usize);
             reader.read_exact(&mut table).map_err(|e| match e.kind() {
                 io::ErrorKind::UnexpectedEof => StorageError::Corrupt("truncated tables".into()),
                 _ => StorageError::Io(e),
