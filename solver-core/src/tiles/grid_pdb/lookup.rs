@@ -306,18 +306,37 @@ impl Lookup {
 }
 
 /// The heuristic of whole boards towards one target, for searches that evaluate boards one by
-/// one (weighted A*): the tiles' tables and slot weights precomputed per sum, every table read.
+/// one (weighted A*): each table's tiles and slot weights precomputed per sum, every table read.
 #[derive(Debug, Clone)]
 pub(crate) struct Evaluator {
-    sums: usize,
-    /// Per sum: its first table and how many it has.
-    tables: [(usize, usize); MAX_SUMS],
-    /// Per tile and sum: its table and its slot's weight.
-    pattern: [[u8; MAX_SUMS]; 64],
-    weight: [[usize; MAX_SUMS]; 64],
+    /// Per sum: its tables, as a range of `groups`.
+    sums: Vec<std::ops::Range<usize>>,
+    groups: Vec<Group>,
     /// The cell each sum sees for each cell (mirrored where the sum reads the mirror image).
     seen: [[u8; 64]; MAX_SUMS],
     regions: Regions,
+}
+
+/// One table of one sum: the tiles it places, each with its slot's weight in the index.
+#[derive(Debug, Clone)]
+struct Group {
+    table: usize,
+    tiles: Vec<(u8, usize)>,
+}
+
+impl Group {
+    /// The table's index and the cells its tiles occupy, as the sum sees them, with each
+    /// tile on cell `at[tile]`.
+    #[inline]
+    fn read(&self, seen: &[u8; 64], at: &[u8; 64]) -> (usize, u64) {
+        let (mut index, mut occupied) = (0, 0u64);
+        for &(tile, weight) in &self.tiles {
+            let cell = seen[usize::from(at[usize::from(tile)])];
+            index += usize::from(cell) * weight;
+            occupied |= 1 << cell;
+        }
+        (index, occupied)
+    }
 }
 
 impl Evaluator {
@@ -327,57 +346,140 @@ impl Evaluator {
             return None;
         }
         let grid = dbs.partition().grid();
-        let sums = sums(dbs);
         let mut evaluator = Self {
-            sums: sums.len(),
-            tables: [(0, 0); MAX_SUMS],
-            pattern: [[0; MAX_SUMS]; 64],
-            weight: [[0; MAX_SUMS]; 64],
+            sums: Vec::new(),
+            groups: Vec::new(),
             seen: [[0; 64]; MAX_SUMS],
             regions: Regions::new(grid),
         };
-        for (s, &(first, partition, mirrored)) in sums.iter().enumerate() {
-            evaluator.tables[s] = (first, partition.patterns().len());
+        for (s, (first, partition, mirrored)) in sums(dbs).into_iter().enumerate() {
             let (cell_table, cell_weight) = cell_tables(partition, first);
+            let groups = evaluator.groups.len();
+            evaluator
+                .groups
+                .extend((0..partition.patterns().len()).map(|p| Group {
+                    table: first + p,
+                    tiles: Vec::new(),
+                }));
             for cell in 0..grid.cells() {
                 let seen = if mirrored { mirror(grid, cell) } else { cell };
                 evaluator.seen[s][cell] = seen as u8;
-                let tile = target.cells()[cell] as usize;
-                evaluator.pattern[tile][s] = cell_table[seen];
-                evaluator.weight[tile][s] = cell_weight[seen];
+                let tile = target.cells()[cell];
+                if tile != 0 {
+                    let group = groups + usize::from(cell_table[seen]) - first;
+                    evaluator.groups[group]
+                        .tiles
+                        .push((tile, cell_weight[seen]));
+                }
             }
+            evaluator.sums.push(groups..evaluator.groups.len());
         }
         Some(evaluator)
+    }
+
+    /// The cell of each tile of the board `cells`.
+    #[inline]
+    fn places(cells: &[u8]) -> [u8; 64] {
+        let mut at = [0u8; 64];
+        for (cell, &tile) in cells.iter().enumerate() {
+            at[usize::from(tile)] = cell as u8;
+        }
+        at
     }
 
     /// The heuristic of the board `cells`.
     pub(crate) fn value(&self, dbs: &GridDatabases, cells: &[u8]) -> u32 {
         let tables = dbs.tables();
-        (0..self.sums)
-            .map(|s| {
-                let mut index = [0usize; MAX_TABLES];
-                let mut occupied = [0u64; MAX_TABLES];
-                let mut blank = 0;
-                for (cell, &tile) in cells.iter().enumerate() {
-                    let seen = self.seen[s][cell];
-                    if tile == 0 {
-                        blank = u32::from(seen);
-                    } else {
-                        let t = tile as usize;
-                        let p = self.pattern[t][s] as usize;
-                        index[p] += usize::from(seen) * self.weight[t][s];
-                        occupied[p] |= 1 << seen;
-                    }
-                }
-                let (first, count) = self.tables[s];
-                (first..first + count)
-                    .map(|p| {
-                        let entry = tables[p][index[p]];
-                        u32::from(self.regions.value(entry, blank, occupied[p]))
+        let at = Self::places(cells);
+        self.sums
+            .iter()
+            .zip(&self.seen)
+            .map(|(groups, seen)| {
+                let blank = u32::from(seen[usize::from(at[0])]);
+                self.groups[groups.clone()]
+                    .iter()
+                    .map(|group| {
+                        let (index, occupied) = group.read(seen, &at);
+                        let entry = tables[group.table][index];
+                        u32::from(self.regions.value(entry, blank, occupied))
                     })
                     .sum::<u32>()
             })
             .max()
             .unwrap_or(0)
+    }
+
+    /// Asks the memory for the table entries [`value`](Self::value) reads for `cells`, so that
+    /// a search can start the misses of several boards before it reads any.
+    pub(crate) fn prefetch(&self, dbs: &GridDatabases, cells: &[u8]) {
+        let tables = dbs.tables();
+        let at = Self::places(cells);
+        for (groups, seen) in self.sums.iter().zip(&self.seen) {
+            for group in &self.groups[groups.clone()] {
+                let (index, _) = group.read(seen, &at);
+                prefetch(tables[group.table].as_ptr().wrapping_add(index));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Unpaced;
+    use crate::tiles::grid_pdb::Partition;
+
+    /// A random arrangement of the cells' values `0..n`, from `state` (xorshift).
+    fn shuffled(n: usize, state: &mut u64) -> Vec<u8> {
+        let mut cells: Vec<u8> = (0..n as u8).collect();
+        for i in (1..n).rev() {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            cells.swap(i, (*state % (i as u64 + 1)) as usize);
+        }
+        cells
+    }
+
+    /// The whole-board evaluator (weighted A*) and the move-by-move lookup (IDA*, built afresh
+    /// for each board here) are two readings of one heuristic: they agree on every board, with
+    /// and without reflection, towards targets with the blank anywhere the set allows.
+    #[test]
+    fn the_evaluator_and_the_lookup_agree() {
+        let sets: [(usize, usize, usize, Vec<Vec<u8>>); 4] = [
+            (3, 3, 8, vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7]]),
+            (3, 3, 4, vec![vec![0, 1, 3], vec![2, 5, 8], vec![6, 7]]),
+            (2, 4, 7, vec![vec![0, 1, 2], vec![3, 4, 5, 6]]),
+            (
+                3,
+                4,
+                0,
+                vec![vec![1, 2, 3, 5], vec![4, 6, 7], vec![8, 9, 10, 11]],
+            ),
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        for (rows, cols, blank, patterns) in sets {
+            let grid = Grid::new(rows, cols).unwrap();
+            let partition = Partition::new(grid, blank, patterns).unwrap();
+            let set = GridDatabases::build(partition, 1, &Unpaced);
+            for _ in 0..5 {
+                // A target with the blank on the set's blank cell and the tiles anywhere.
+                let mut target = shuffled(grid.cells(), &mut state);
+                let at = target.iter().position(|&t| t == 0).unwrap();
+                target.swap(at, blank);
+                let target = GridBoard::new(grid, &target).unwrap();
+                let evaluator = Evaluator::new(&set, &target).unwrap();
+                for _ in 0..100 {
+                    let cells = shuffled(grid.cells(), &mut state);
+                    let lookup = Lookup::new(&set, &target, &cells).unwrap();
+                    assert_eq!(
+                        evaluator.value(&set, &cells),
+                        lookup.value(),
+                        "{grid}, target {:?}, board {cells:?}",
+                        target.cells()
+                    );
+                }
+            }
+        }
     }
 }
