@@ -32,7 +32,7 @@
 //! 2-core machine, 27 s for the 50); with Manhattan distance and linear conflicts instead: 1.131
 //! times the optimum, proven 1.41, the slowest 0.89 s. The children of a board are evaluated
 //! together, every table read asked of the memory before any is used, which with the bucket
-//! queue ([`open`]) made the search about 1.75 times faster per board.
+//! queue (`bounded/open.rs`) made the search about 1.75 times faster per board.
 
 use std::hash::BuildHasher;
 use std::sync::Arc;
