@@ -196,43 +196,39 @@ pub(crate) fn placements(cells: usize, tiles: usize) -> u64 {
     (0..tiles).map(|i| (cells - i) as u64).product()
 }
 
-/// The table of `space`'s pattern on `grid` whose tiles belong on `home` (slot order), for
-/// targets with the blank on `blank`: built on `threads` threads, each paced by `pace`, which
-/// hears each finished layer as database `database` of `databases`.
-pub(crate) fn build<S: Space, W: State>(
+/// What one table build is given: the board, the home cells of the pattern's tiles (slot
+/// order), the target's blank cell, the threads to build on, and the pace, which hears each
+/// finished layer as database `stage.0` of `stage.1`.
+#[derive(Clone, Copy)]
+pub(crate) struct Job<'a> {
+    pub(crate) grid: Grid,
+    pub(crate) home: &'a [u8],
+    pub(crate) blank: u8,
+    pub(crate) threads: usize,
+    pub(crate) pace: &'a dyn Pace,
+    pub(crate) stage: (usize, usize),
+}
+
+/// The table of `space`'s pattern for `job`.
+pub(crate) fn build<S: Space, W: State>(space: &S, job: &Job<'_>) -> Vec<u8> {
+    build_with::<S, W, _>(space, job, |_, _, _, _| {})
+}
+
+/// [`build`], telling `fresh(index, fresh, free, depth)` the blank cells each layer reaches
+/// first in each placement (whole regions of its free cells `free`).
+pub(crate) fn build_with<S: Space, W: State, F: Fn(usize, u64, u64, u8) + Sync>(
     space: &S,
-    grid: Grid,
-    home: &[u8],
-    blank: u8,
-    threads: usize,
-    pace: &dyn Pace,
-    stage: (usize, usize),
+    job: &Job<'_>,
+    on_fresh: F,
 ) -> Vec<u8> {
-    build_with::<S, W, _>(
-        space,
+    let Job {
         grid,
         home,
         blank,
         threads,
         pace,
-        stage,
-        |_, _, _, _| {},
-    )
-}
-
-/// [`build`], telling `fresh(index, fresh, free, depth)` the blank cells each layer reaches
-/// first in each placement (whole regions of its free cells `free`).
-#[expect(clippy::too_many_arguments)]
-pub(crate) fn build_with<S: Space, W: State, F: Fn(usize, u64, u64, u8) + Sync>(
-    space: &S,
-    grid: Grid,
-    home: &[u8],
-    blank: u8,
-    threads: usize,
-    pace: &dyn Pace,
-    (database, databases): (usize, usize),
-    on_fresh: F,
-) -> Vec<u8> {
+        stage: (database, databases),
+    } = *job;
     let k = space.tiles();
     assert!(home.len() == k && k <= MAX_TILES, "a pattern of {k} tiles");
     let shape = Shape::new(grid);

@@ -172,16 +172,15 @@ fn build_table<const K: usize, W: layered::State>(
     threads: usize,
     pace: &dyn Pace,
 ) -> Table {
-    let grid = Grid::FIFTEEN;
-    Table(layered::build::<_, W>(
-        &Dense::<K>,
-        grid,
+    let job = layered::Job {
+        grid: Grid::FIFTEEN,
         home,
         blank,
         threads,
         pace,
-        (0, 1),
-    ))
+        stage: (0, 1),
+    };
+    Table(layered::build::<_, W>(&Dense::<K>, &job))
 }
 
 impl Pdb {

@@ -15,9 +15,8 @@ use std::sync::atomic::{AtomicU8, AtomicU64};
 
 use super::regions::{self, Regions};
 
-use crate::pace::Pace;
 use crate::tiles::grid::Grid;
-use crate::tiles::layered::{self, MAX_TILES, Space, UNSEEN, Wide};
+use crate::tiles::layered::{self, Job, MAX_TILES, Space, UNSEEN, Wide};
 
 /// The sparse index of `tiles`-tile placements on `cells` cells.
 struct Sparse {
@@ -93,17 +92,10 @@ impl Space for Sparse {
     }
 }
 
-/// The table of the pattern whose tiles belong on `home` (slot order) for targets with the
-/// blank on `blank`, reported to `pace` as database `database` of `databases`.
-pub(super) fn build_table(
-    grid: Grid,
-    home: &[u8],
-    blank: u8,
-    threads: usize,
-    pace: &dyn Pace,
-    stage: (usize, usize),
-) -> Box<[u8]> {
-    let space = Sparse::new(grid, home.len());
+/// The zero-aware table (see `regions`) of the pattern `job` builds.
+pub(super) fn build_table(job: &Job<'_>) -> Box<[u8]> {
+    let grid = job.grid;
+    let space = Sparse::new(grid, job.home.len());
     // The layer each placement's big region is first reached in (see `regions`).
     let big: Vec<AtomicU8> = (0..space.len()).map(|_| AtomicU8::new(UNSEEN)).collect();
     let regions = Regions::new(grid);
@@ -113,11 +105,9 @@ pub(super) fn build_table(
         }
     };
     let table = if grid.cells() <= 32 {
-        layered::build_with::<_, AtomicU64, _>(
-            &space, grid, home, blank, threads, pace, stage, on_fresh,
-        )
+        layered::build_with::<_, AtomicU64, _>(&space, job, on_fresh)
     } else {
-        layered::build_with::<_, Wide, _>(&space, grid, home, blank, threads, pace, stage, on_fresh)
+        layered::build_with::<_, Wide, _>(&space, job, on_fresh)
     };
     let packed = table
         .iter()
@@ -133,12 +123,24 @@ pub(super) fn build_table(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The unpaced job of one table alone.
+    fn job(grid: Grid, home: &[u8], blank: u8, threads: usize) -> Job<'_> {
+        Job {
+            grid,
+            home,
+            blank,
+            threads,
+            pace: &crate::Unpaced,
+            stage: (0, 1),
+        }
+    }
     use crate::tiles::layered::{UNSEEN, placements};
 
     #[test]
     fn one_tile_costs_its_manhattan_distance() {
         let grid = Grid::new(3, 4).unwrap();
-        let table = build_table(grid, &[5], 11, 2, &crate::Unpaced, (0, 1));
+        let table = build_table(&job(grid, &[5], 11, 2));
         for cell in 0..12usize {
             let md = (cell / 4).abs_diff(1) + (cell % 4).abs_diff(1);
             assert_eq!(usize::from(table[cell]), md, "cell {cell}");
@@ -150,7 +152,7 @@ mod tests {
         // 2×3, tiles home on cells 0 and 1: swapped, one must step aside (down) and back, and
         // the blank it leaves walled in the corner must get out: 6 moves (4 ignoring the blank).
         let grid = Grid::new(2, 3).unwrap();
-        let table = build_table(grid, &[0, 1], 5, 1, &crate::Unpaced, (0, 1));
+        let table = build_table(&job(grid, &[0, 1], 5, 1));
         let index = |a: usize, b: usize| a + 6 * b;
         assert_eq!(table[index(0, 1)], 0);
         assert_eq!(table[index(1, 0)], 6);
@@ -167,7 +169,6 @@ mod tests {
     fn tables_equal_a_plain_search_with_every_mask_width() {
         use std::sync::atomic::{AtomicU16, AtomicU32};
 
-        use crate::Unpaced;
         for (rows, cols, home, blank) in [
             (2, 4, &[0u8, 1, 2][..], 7),
             (2, 4, &[5, 6, 3][..], 0),
@@ -183,19 +184,16 @@ mod tests {
             let expected =
                 layered::plain_search(grid, home, blank, space.len(), |c| space.index(c));
             let n = grid.cells();
-            let stage = (0, 1);
             let tables = [
-                (n <= 8).then(|| {
-                    layered::build::<_, AtomicU16>(&space, grid, home, blank, 2, &Unpaced, stage)
-                }),
-                (n <= 16).then(|| {
-                    layered::build::<_, AtomicU32>(&space, grid, home, blank, 2, &Unpaced, stage)
-                }),
-                (n <= 32).then(|| {
-                    layered::build::<_, AtomicU64>(&space, grid, home, blank, 2, &Unpaced, stage)
-                }),
+                (n <= 8)
+                    .then(|| layered::build::<_, AtomicU16>(&space, &job(grid, home, blank, 2))),
+                (n <= 16)
+                    .then(|| layered::build::<_, AtomicU32>(&space, &job(grid, home, blank, 2))),
+                (n <= 32)
+                    .then(|| layered::build::<_, AtomicU64>(&space, &job(grid, home, blank, 2))),
                 Some(layered::build::<_, Wide>(
-                    &space, grid, home, blank, 2, &Unpaced, stage,
+                    &space,
+                    &job(grid, home, blank, 2),
                 )),
             ];
             for (table, word) in tables.iter().zip(["u16", "u32", "u64", "two u64"]) {

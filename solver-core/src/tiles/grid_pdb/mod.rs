@@ -100,7 +100,14 @@ impl GridDatabases {
             .enumerate()
             .map(|(i, home)| {
                 let blank = partition.blank() as u8;
-                build::build_table(partition.grid(), home, blank, threads, pace, (i, count))
+                build::build_table(&super::layered::Job {
+                    grid: partition.grid(),
+                    home,
+                    blank,
+                    threads,
+                    pace,
+                    stage: (i, count),
+                })
             })
             .collect();
         Self {
