@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p solver-core --example korf24 -- [--ratio R] [FIRST [LAST]]
-//! cargo run --release -p solver-core --example korf24 -- --optimal [--file PATH] [--move-pruning N] [ID...|all]
+//! cargo run --release -p solver-core --example korf24 -- --optimal [--file PATH] [--partition P] [--add P] [--move-pruning N] [ID...|all]
 //! ```
 //!
 //! With `--file`, the bounded mode is guided by the pattern databases too (read or built as
@@ -16,7 +16,9 @@
 //! expanded), with ours as a multiple of each; any length other than the published optimum exits
 //! non-zero. `--add P` (repeatable) maximises over the sum of another partition `P` too, written
 //! as patterns of cells, `/` between patterns and `,` between cells (its set is read from or
-//! written to the directory of `--file`). `--move-pruning N` forbids duplicate
+//! written to the directory of `--file`); `--partition P` uses `P` in place of Korf & Felner's
+//! partition (read from or written to `--file`), to measure another partition's node counts.
+//! `--move-pruning N` forbids duplicate
 //! move strings of up to N moves (default 12; 2: only a move's reverse). `--threads N` (default 2)
 //! builds the tables and searches each instance on N threads (one search split among them, with the
 //! answer the search alone gives).
@@ -121,15 +123,15 @@ fn one_set(partition: &Partition, file: Option<&PathBuf>, threads: usize) -> Gri
     dbs
 }
 
-/// Korf & Felner's set (from `file` when given), combined with the sets of `more` (stored
-/// beside `file` under their conventional names).
-fn databases(file: Option<&PathBuf>, more: &[Partition], threads: usize) -> GridDatabases {
+/// The default set, or `partitions[0]`'s (from `file` when given), combined with the sets of
+/// the other `partitions` (stored beside `file` under their conventional names).
+fn databases(file: Option<&PathBuf>, partitions: &[Partition], threads: usize) -> GridDatabases {
     let grid = Grid::new(5, 5).expect("5x5");
-    let mut sets = vec![one_set(
-        &Partition::default_for(grid, grid.cells() - 1),
-        file,
-        threads,
-    )];
+    let (first, more) = match partitions.split_first() {
+        Some((first, more)) => (first.clone(), more),
+        None => (Partition::default_for(grid, grid.cells() - 1), partitions),
+    };
+    let mut sets = vec![one_set(&first, file, threads)];
     for partition in more {
         let beside = file.map(|f| f.with_file_name(grid_pdb::file_name(partition)));
         sets.push(one_set(partition, beside.as_ref(), threads));
@@ -186,8 +188,10 @@ fn optimal(
     let t = Instant::now();
     let pruning = Arc::new(MovePruning::build(grid, Move::ALL, longest));
     println!(
-        "move pruning up to {longest} moves: built in {:.2} s",
-        t.elapsed().as_secs_f64()
+        "move pruning up to {longest} moves: built in {:.2} s, {} states ({:.1} MB)",
+        t.elapsed().as_secs_f64(),
+        pruning.states(),
+        pruning.states() as f64 * 16.0 / 1e6
     );
     let ids = if ids.is_empty() { &[38, 40][..] } else { ids };
     let all = instances();
@@ -249,6 +253,7 @@ fn main() {
     let mut range = Vec::new();
     let (mut exact, mut file, mut threads) = (false, None, 2);
     let mut more = Vec::new();
+    let mut partition = None;
     let mut longest = fsm::DEFAULT_LONGEST;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -261,6 +266,11 @@ fn main() {
             }
             "--optimal" => exact = true,
             "--file" => file = Some(PathBuf::from(args.next().expect("--file takes a path"))),
+            "--partition" => {
+                partition = Some(parse_partition(
+                    &args.next().expect("--partition takes a partition"),
+                ));
+            }
             "--add" => more.push(parse_partition(
                 &args.next().expect("--add takes a partition"),
             )),
@@ -279,6 +289,11 @@ fn main() {
             "all" => range.extend(1..=50),
             n => range.push(n.parse::<usize>().expect("instance numbers")),
         }
+    }
+    if let Some(first) = partition {
+        more.insert(0, first);
+    } else if !more.is_empty() {
+        more.insert(0, Partition::default_for(Grid::new(5, 5).expect("5x5"), 24));
     }
     if exact {
         optimal(file.as_ref(), &more, threads, longest, &range);

@@ -194,6 +194,12 @@ impl MovePruning {
         Self { grid, order, next }
     }
 
+    /// How many states the automaton has (each a row of four `u32`s).
+    #[must_use]
+    pub fn states(&self) -> usize {
+        self.next.len() / 4
+    }
+
     /// The shape the automaton was built for.
     #[must_use]
     pub fn grid(&self) -> Grid {
@@ -511,12 +517,24 @@ mod tests {
         );
     }
 
+    /// Longer forbidden strings add states (what [`MovePruning::states`] reports as the
+    /// automaton's size).
+    #[test]
+    fn longer_strings_take_more_states() {
+        let sizes: Vec<usize> = [2, 6, 8, 10]
+            .iter()
+            .map(|&longest| MovePruning::build(grid(4, 4), Move::ALL, longest).states())
+            .collect();
+        assert!(sizes.windows(2).all(|w| w[0] < w[1]), "{sizes:?}");
+    }
+
     /// Without forbidden strings nothing but the board's edges is blocked.
     #[test]
     fn no_pruning_blocks_only_the_edges() {
         for (rows, cols) in [(2, 2), (3, 5), (4, 4), (8, 8)] {
             let grid = grid(rows, cols);
             let pruning = MovePruning::build(grid, Move::ALL, 0);
+            assert_eq!(pruning.states(), grid.cells(), "only the roots, on {grid}");
             for cell in 0..grid.cells() {
                 for m in Move::ALL {
                     let blocked = pruning.next(MovePruning::start(cell), m) == BLOCKED;
