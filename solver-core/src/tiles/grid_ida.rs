@@ -21,13 +21,14 @@
 //! next bound proven.)
 //!
 //! A search can be split among threads ([`GridSearch::helper`]): its helpers take subtrees of
-//! each iteration and give work away at the ends of their slices, and the answer is the one the
+//! each iteration and give work away as soon as another has none, and the answer is the one the
 //! search alone gives (see `team.rs`).
 //!
 //! Each move changes the heuristic incrementally (the moved tile's Manhattan distance and two
 //! lines' conflicts, or one pattern's index per side), so the hot loop allocates nothing.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::board::Move;
@@ -93,6 +94,9 @@ struct Core {
     /// Whether the search ends with its iteration ([`Step::Exhausted`]) rather than starting
     /// the next one: a team's share of one iteration.
     one_iteration: bool,
+    /// In a team: raised while a member waits for work and none is waiting, so that this
+    /// search suspends at its next poll and gives some away (see `team.rs`).
+    wanted: Option<Arc<AtomicBool>>,
 }
 
 /// Which admissible heuristic guides the search.
@@ -362,6 +366,7 @@ impl Core {
             },
             found: bound == 0,
             one_iteration: false,
+            wanted: None,
         }
     }
 
@@ -493,7 +498,12 @@ impl Core {
                     });
                 }
                 poll = stop.next_poll(self.stats.nodes);
-                if slice_end.is_some_and(|end| Instant::now() >= end) {
+                if slice_end.is_some_and(|end| Instant::now() >= end)
+                    || self
+                        .wanted
+                        .as_ref()
+                        .is_some_and(|wanted| wanted.load(Ordering::Relaxed))
+                {
                     return Ok(Step::Suspended);
                 }
             }
@@ -949,6 +959,35 @@ mod tests {
             assert_eq!(moves, alone, "{start} to {target}");
             worker.join().unwrap();
         }
+    }
+
+    /// A search in a team suspends at its next poll while another member wants work, even with
+    /// no slice end (so that it can give some away), and goes on to the same answer after.
+    #[test]
+    fn a_wanted_flag_suspends_the_search_at_its_next_poll() {
+        let tables = PruningTables::new();
+        let grid = Grid::new(4, 4).unwrap();
+        let pruning = tables.get(grid, Move::ALL, fsm::longest_for(grid));
+        let mut next = xorshift(0x0dd5_eed5_1234_5678);
+        let (start, target) = loop {
+            let (start, target) = walked_pair(grid, 400, &mut next);
+            let mut probe = pruned(&start, &target, &pruning);
+            let _ = probe.run(&Stop::never(), None);
+            if probe.stats().nodes > 100 * crate::stop::POLL_INTERVAL {
+                break (start, target);
+            }
+        };
+        let alone = finish(pruned(&start, &target, &pruning), &tables, &Stop::never()).unwrap();
+        let mut search = pruned(&start, &target, &pruning);
+        let wanted = Arc::new(AtomicBool::new(true));
+        search.core.wanted = Some(Arc::clone(&wanted));
+        for _ in 0..3 {
+            let before = search.stats().nodes;
+            assert_eq!(search.run(&Stop::never(), None), Ok(Slice::Suspended));
+            assert!(search.stats().nodes - before <= 2 * crate::stop::POLL_INTERVAL);
+        }
+        wanted.store(false, Ordering::Relaxed);
+        assert_eq!(search.run(&Stop::never(), None), Ok(Slice::Found(alone)));
     }
 
     /// A team stopped by its node budget reports the nodes of every member, and resumed with a
