@@ -851,6 +851,20 @@ mod tests {
         }
     }
 
+    /// The 15-puzzle's shape with its default move pruning (built in `tables`), and a random
+    /// stream from `seed`: what the tests on real threads start from.
+    fn four_by_four(
+        tables: &PruningTables,
+        seed: u64,
+    ) -> (Grid, Arc<MovePruning>, impl FnMut() -> u64) {
+        let grid = Grid::new(4, 4).unwrap();
+        (
+            grid,
+            tables.get(grid, Move::ALL, fsm::longest_for(grid)),
+            xorshift(seed),
+        )
+    }
+
     /// Runs `search` (after `alone` slices of its own) split among `helpers` helpers, all on this
     /// thread in turns of one poll each, and returns its answer once every helper is done.
     fn in_turns(mut search: GridSearch, alone: usize, helpers: usize) -> Vec<Move> {
@@ -932,9 +946,7 @@ mod tests {
     #[test]
     fn a_helper_on_another_thread_shares_the_search() {
         let tables = PruningTables::new();
-        let grid = Grid::new(4, 4).unwrap();
-        let pruning = tables.get(grid, Move::ALL, fsm::longest_for(grid));
-        let mut next = xorshift(0x1234_5678_9abc_def1);
+        let (grid, pruning, mut next) = four_by_four(&tables, 0x1234_5678_9abc_def1);
         for _ in 0..4 {
             let (start, target) = walked_pair(grid, 300, &mut next);
             let search = || pruned(&start, &target, &pruning);
@@ -966,9 +978,7 @@ mod tests {
     #[test]
     fn a_wanted_flag_suspends_the_search_at_its_next_poll() {
         let tables = PruningTables::new();
-        let grid = Grid::new(4, 4).unwrap();
-        let pruning = tables.get(grid, Move::ALL, fsm::longest_for(grid));
-        let mut next = xorshift(0x0dd5_eed5_1234_5678);
+        let (grid, pruning, mut next) = four_by_four(&tables, 0x0dd5_eed5_1234_5678);
         let (start, target) = loop {
             let (start, target) = walked_pair(grid, 400, &mut next);
             let mut probe = pruned(&start, &target, &pruning);
