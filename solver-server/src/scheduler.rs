@@ -23,12 +23,16 @@
 //! every millisecond cost about 8 % more CPU on Korf's 100 than every 5 ms (about 2 %), and
 //! the fresh level keeps cheap cases fast either way.
 //!
-//! Background jobs (the warm-up, the databases built after SERVING) wait on a third level of
-//! their own, below the callers': they take any token no caller's work waits for, and while
-//! callers wait they get about one part in [`BACKGROUND_SHARE`] of the CPU time, so callers come
-//! first but a busy server still finishes its builds. (Before this, a background job was a
-//! client like any other and took half the CPU or more from a caller's hard case: on a fresh data
-//! directory, Korf & Felner's 24-puzzles #38, #40, #25 and #32 took 37.8 s instead of 14.6 s.)
+//! Background jobs after SERVING (the 15-puzzle's databases for other targets, then its 7-8
+//! ones) wait on a third level of their own, below the callers': they take any token no
+//! caller's work waits for, and while callers wait they get about one part in
+//! [`BACKGROUND_SHARE`] of the CPU time, so callers come first but a busy server still finishes
+//! its builds. (As clients like any other, those builds took half the CPU or more from a
+//! caller's hard case: on a fresh data directory Korf & Felner's 24-puzzles #38, #40, #25, #32
+//! and #44 took 48–56 s instead of 17–19 s.) A caller that waits for what a background job builds
+//! hurries it ([`Slice::hurry_background`]): until that job ends, the background level gets a
+//! client's share (about half), as it would as a client of its own. The warm-up before SERVING
+//! stays a client of its own.
 //!
 //! Two kinds of work wait for tokens: *tasks*, sliced state machines run by the worker threads
 //! (searches resume where they stopped, so a suspended search costs no thread), and *threads*
@@ -130,6 +134,12 @@ impl Slice<'_> {
         if let Err(err) = spawned {
             tracing::error!(cause = %err, "cannot start a build thread");
         }
+    }
+
+    /// Gives the background job under way a client's share until it ends: this slice's caller
+    /// waits for something it builds (see the module docs).
+    pub(crate) fn hurry_background(&self) {
+        self.core.lock().hurried = true;
     }
 }
 
@@ -294,6 +304,9 @@ struct State {
     /// adds its share, background time takes its own; the background level may take a token
     /// from waiting callers only while it is owed time. Kept within two quanta either way.
     background_owed: i64,
+    /// Whether a caller waits for what the running background job builds: callers' time then
+    /// adds as much as it takes, so the background level gets about half.
+    hurried: bool,
     flows: HashMap<FlowId, FlowQueue>,
     /// Tasks granted a token, for the next idle worker thread.
     ready: VecDeque<(FlowId, usize, Box<dyn Task>)>,
@@ -341,6 +354,7 @@ impl Scheduler {
                 clients: HashMap::new(),
                 used: [Duration::ZERO; 2],
                 background_owed: 0,
+                hurried: false,
                 flows: HashMap::new(),
                 ready: VecDeque::new(),
                 waiting: 0,
@@ -369,7 +383,6 @@ impl Scheduler {
     }
 
     /// A new flow of a client of its own.
-    #[cfg(test)]
     pub(crate) fn flow(&self) -> FlowId {
         let id = self.core.next_flow.fetch_add(1, Ordering::Relaxed);
         FlowId {
@@ -506,9 +519,12 @@ impl State {
         if level == BACKGROUND {
             self.background_owed = self.background_owed.saturating_sub(nanos);
         } else {
-            self.background_owed = self
-                .background_owed
-                .saturating_add(nanos / i64::from(BACKGROUND_SHARE - 1));
+            let share = if self.hurried {
+                nanos
+            } else {
+                nanos / i64::from(BACKGROUND_SHARE - 1)
+            };
+            self.background_owed = self.background_owed.saturating_add(share);
             self.used[level] += used;
             let least = self.used[0].min(self.used[1]);
             for total in &mut self.used {
@@ -625,7 +641,7 @@ fn worker(core: &Arc<Core>) {
         }
         let (flow, level, mut task) = state.ready.pop_front().expect("a ready task");
         drop(state);
-        let granted = Instant::now();
+        let mut granted = Instant::now();
         let finished = loop {
             let slice = Slice {
                 end: Instant::now() + QUANTUM,
@@ -636,8 +652,11 @@ fn worker(core: &Arc<Core>) {
                 break true;
             }
             core.metrics.scheduler_preempted.inc();
-            // Nobody else waits: keep the token and go on.
-            let state = core.lock();
+            // Nobody else waits: keep the token and go on. The slice is charged either way, so
+            // that the background level's due grows while a caller keeps its token.
+            let mut state = core.lock();
+            state.charge(level, granted.elapsed());
+            granted = Instant::now();
             if state.others_wait(level) || state.closed {
                 break false;
             }
@@ -681,6 +700,7 @@ impl<'a> Token<'a> {
         {
             let mut state = self.core.lock();
             if !state.others_wait(self.level) {
+                state.charge(self.level, self.since.elapsed());
                 drop(state);
                 self.since = Instant::now();
                 return;
@@ -726,16 +746,38 @@ impl solver_core::Turn for Token<'_> {
     }
 }
 
-/// Runs `work` on a thread of its own that holds tokens of a new background job's flow through
-/// `Pacer`: for builds outside any case (warm-up, background databases), which callers' work
-/// comes before (see the module docs).
+/// Runs `work` on a thread of its own that holds tokens of a new flow through `Pacer`: for
+/// builds outside any case that callers may wait for (the warm-up, the 15-puzzle's other
+/// targets), as a client of its own.
 pub(crate) async fn run_paced<T: Send + 'static>(
     scheduler: &Arc<Scheduler>,
     work: impl FnOnce(&Pacer<'_>) -> T + Send + 'static,
 ) -> Result<T, JobError> {
+    run_on(scheduler, Scheduler::flow, work).await
+}
+
+/// [`run_paced`] on the background level, below callers' work (see the module docs): for builds
+/// after SERVING. A caller that waits for what it builds must call
+/// [`Slice::hurry_background`]. Background jobs run one after another.
+pub(crate) async fn run_in_background<T: Send + 'static>(
+    scheduler: &Arc<Scheduler>,
+    work: impl FnOnce(&Pacer<'_>) -> T + Send + 'static,
+) -> Result<T, JobError> {
+    // A hurry is for the job under way, not a later one.
+    scheduler.core.lock().hurried = false;
+    let done = run_on(scheduler, Scheduler::background_flow, work).await;
+    scheduler.core.lock().hurried = false;
+    done
+}
+
+async fn run_on<T: Send + 'static>(
+    scheduler: &Arc<Scheduler>,
+    flow: fn(&Scheduler) -> FlowId,
+    work: impl FnOnce(&Pacer<'_>) -> T + Send + 'static,
+) -> Result<T, JobError> {
     let scheduler = Arc::clone(scheduler);
     tokio::task::spawn_blocking(move || {
-        let flow = scheduler.background_flow();
+        let flow = flow(&scheduler);
         work(&scheduler.core.pacer(flow))
     })
     .await
@@ -847,10 +889,9 @@ mod tests {
         assert_eq!(scheduler.run(flow, |_| Progress::Done(7)).await.unwrap(), 7);
     }
 
-    /// A background build gives way to a caller's long work (far less than the half of the time
-    /// a client of its own would get), yet still gets turns while that work goes on.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn background_jobs_give_way_to_callers_but_are_not_starved() {
+    /// How long a background build that spins in short steps works while a caller's job of 60
+    /// quanta runs on the one token, and how long that job takes; `hurry` hurries the build.
+    async fn background_share(hurry: bool) -> (u64, u64) {
         let scheduler = scheduler(1);
         let builder = Arc::clone(&scheduler);
         // Nanoseconds the build has worked, holding the token.
@@ -866,7 +907,7 @@ mod tests {
         }
         let _stop = Stop(Arc::clone(&stop));
         let build = tokio::spawn(async move {
-            run_paced(&builder, move |pacer| {
+            run_in_background(&builder, move |pacer| {
                 let mut turn = solver_core::Pace::enter(pacer);
                 while !stopped.load(Ordering::SeqCst) {
                     let step = Instant::now();
@@ -885,16 +926,41 @@ mod tests {
         assert!(before > 0, "the build never started");
         let started = Instant::now();
         let flow = scheduler.flow();
-        assert_eq!(scheduler.run(flow, spin(60)).await.unwrap(), 60);
+        let mut spun = spin(60);
+        let job = scheduler.run(flow, move |slice| {
+            if hurry {
+                slice.hurry_background();
+            }
+            spun(slice)
+        });
+        assert_eq!(job.await.unwrap(), 60);
         let (during, took) = (worked.load(Ordering::SeqCst) - before, started.elapsed());
-        let took = u64::try_from(took.as_nanos()).unwrap();
+        stop.store(true, Ordering::SeqCst);
+        build.await.unwrap().unwrap();
+        (during, u64::try_from(took.as_nanos()).unwrap())
+    }
+
+    /// A background build gives way to a caller's long work (far less than the half of the time
+    /// a client of its own would get), yet still gets turns while that work goes on.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn background_jobs_give_way_to_callers_but_are_not_starved() {
+        let (during, took) = background_share(false).await;
         assert!(
             during * 4 < took,
             "the build worked {during} ns of the caller's {took} ns"
         );
         assert!(during > 0, "the build was starved for {took} ns");
-        stop.store(true, Ordering::SeqCst);
-        build.await.unwrap().unwrap();
+    }
+
+    /// A caller that waits for a background build hurries it: the build then gets about the
+    /// half a client of its own would.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_hurried_background_job_gets_a_clients_share() {
+        let (during, took) = background_share(true).await;
+        assert!(
+            during * 4 > took,
+            "the hurried build worked only {during} ns of the caller's {took} ns"
+        );
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

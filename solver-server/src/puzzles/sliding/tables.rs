@@ -96,6 +96,8 @@ impl Tables {
         if squares.fifteen().is_ready_for(&target) {
             return Provision::Held;
         }
+        // The background job may be building these very sets: this case waits for it then.
+        slice.hurry_background();
         if !self.fifteen_building.swap(true, Ordering::AcqRel) {
             // A build may have finished between the look above and taking the flag: look again
             // rather than start another (which would find everything there, but take a thread).

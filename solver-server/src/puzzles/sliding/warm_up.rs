@@ -12,7 +12,7 @@ use solver_store::{STANDARD, STRONG};
 
 use crate::config::Kind;
 use crate::puzzles::Serving;
-use crate::scheduler::{JobError, run_paced};
+use crate::scheduler::{JobError, run_in_background, run_paced};
 use crate::service::Shared;
 
 /// Gets the configured tables ready off the async workers, then reports SERVING.
@@ -74,7 +74,8 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
             // rather than in the first such case.
             let started = Instant::now();
             let (targets_data, targets_squares) = (data.clone(), Arc::clone(&squares));
-            let got = run_paced(&scheduler, move |pacer| {
+            // A case whose target needs these sets waits for them and hurries this job.
+            let got = run_in_background(&scheduler, move |pacer| {
                 for set in fifteen::home_sets() {
                     targets_data.provide(targets_squares.fifteen(), set, build_threads, pacer);
                 }
@@ -106,7 +107,9 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
         tracing::info!(dir = %dir.display(), threads = build_threads, "building the 7-8 pattern databases in the background");
         let started = Instant::now();
         let strong_squares = Arc::clone(&squares);
-        match run_paced(&scheduler, move |pacer| {
+        // No case waits for the 7-8 set (the 6-6-3 one serves meanwhile): it takes the CPU only
+        // when callers leave it some.
+        match run_in_background(&scheduler, move |pacer| {
             data.provide(strong_squares.fifteen(), STRONG, build_threads, pacer);
         })
         .await
