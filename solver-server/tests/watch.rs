@@ -114,15 +114,7 @@ async fn a_watched_case_ends_with_the_answer_solve_gives() {
 async fn a_hard_case_shows_an_answer_and_a_rising_bound_before_its_deadline() {
     let server = without_tables().await;
     let mut client = server.client_v2().await;
-    // Korf & Felner's instance 1 (95 moves): far beyond Manhattan distance's IDA* in seconds.
-    let start = GridBoard::new(
-        Grid::new(5, 5).unwrap(),
-        &[
-            12u8, 3, 9, 22, 1, 18, 24, 4, 14, 19, 21, 5, 15, 0, 10, 8, 13, 6, 2, 17, 7, 23, 16, 20,
-            11,
-        ],
-    )
-    .unwrap();
+    let start = korf_1();
     let mut request = tonic::Request::new(watch(&start, 100));
     request.set_timeout(Duration::from_secs(4));
     let (progress, end) = follow(&mut client, request).await;
@@ -156,6 +148,68 @@ async fn a_hard_case_shows_an_answer_and_a_rising_bound_before_its_deadline() {
         "the optimal search raised no bound: {bounds:?}"
     );
     assert!(progress.last().unwrap().nodes > 0);
+}
+
+/// Korf & Felner's instance 1 (95 moves): far beyond Manhattan distance's IDA* in seconds.
+fn korf_1() -> GridBoard {
+    GridBoard::new(
+        Grid::new(5, 5).unwrap(),
+        &[
+            12u8, 3, 9, 22, 1, 18, 24, 4, 14, 19, 21, 5, 15, 0, 10, 8, 13, 6, 2, 17, 7, 23, 16, 20,
+            11,
+        ],
+    )
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_case_behind_another_callers_work_shows_waiting_then_gets_its_share() {
+    // One search thread, held by another connection's hard case.
+    let server = TestServer::start(config_with(|config| {
+        config.tables.memory = 0;
+        config.scheduling.workers = 1;
+    }))
+    .await;
+    let mut hog = server.client_v2().await;
+    let mut request = tonic::Request::new(case(&korf_1()));
+    request.set_timeout(Duration::from_secs(5));
+    let hogging = tokio::spawn(async move { hog.solve(request).await });
+    // Long enough for it to start (and with it the build of the 5×5 move-pruning automaton,
+    // about a second of work that must yield too), short of that build's end.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!hogging.is_finished(), "the other case ended early");
+
+    let mut client = server.client_v2().await;
+    // Instance 1 turned about the diagonal: as hard, and not the same case.
+    let start = korf_1();
+    let mirrored: Vec<u8> = (0..25)
+        .map(|cell| start.cells()[(cell % 5) * 5 + cell / 5])
+        .collect();
+    let start = GridBoard::new(start.grid(), &mirrored).unwrap();
+    let mut request = tonic::Request::new(watch(&start, 50));
+    request.set_timeout(Duration::from_millis(700));
+    let (progress, end) = follow(&mut client, request).await;
+    let status = end.expect_err("no optimum within 0.7 s");
+    assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+    check_progress(&progress, &start);
+    // The one thread was busy when the case came: it said so at once ...
+    let first = progress.first().expect("progress at once");
+    assert_eq!(first.phase(), pb::SolvePhase::Waiting, "{progress:?}");
+    // ... and was not starved: it searched beside the other case.
+    let last = progress.last().unwrap();
+    assert!(
+        matches!(
+            last.phase(),
+            pb::SolvePhase::Bounding | pb::SolvePhase::Searching
+        ) && last.nodes > 0,
+        "{progress:?}"
+    );
+    // Its deadline ends it, told by the server or (in a close race) by the client's timer.
+    let other = hogging.await.unwrap().expect_err("no optimum within 5 s");
+    assert!(
+        matches!(other.code(), Code::DeadlineExceeded | Code::Cancelled),
+        "{other:?}"
+    );
 }
 
 #[tokio::test]

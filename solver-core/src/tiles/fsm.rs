@@ -99,13 +99,27 @@ impl PruningTables {
 
     /// The automaton for `grid`, `order` and `longest`, built now if it is missing.
     pub fn get(&self, grid: Grid, order: [Move; 4], longest: usize) -> Arc<MovePruning> {
+        self.get_yielding(grid, order, longest, &mut || {})
+    }
+
+    /// [`get`](Self::get), a build calling `checkpoint` as
+    /// [`MovePruning::build_yielding`] does.
+    pub fn get_yielding(
+        &self,
+        grid: Grid,
+        order: [Move; 4],
+        longest: usize,
+        checkpoint: &mut dyn FnMut(),
+    ) -> Arc<MovePruning> {
         let key = (grid, order, longest.min(MAX_LONGEST));
         if let Some(built) = self.lock().get(&key) {
             return Arc::clone(built);
         }
         // Built outside the lock, so searches on other shapes or orders need not wait for this
         // one; two racing builds give the same automaton and the first one stored is kept.
-        let built = Arc::new(MovePruning::build(grid, order, longest));
+        let built = Arc::new(MovePruning::build_yielding(
+            grid, order, longest, checkpoint,
+        ));
         Arc::clone(self.lock().entry(key).or_insert(built))
     }
 
@@ -188,9 +202,22 @@ impl MovePruning {
     /// forbids only a move's reverse, less only the board's edges).
     #[must_use]
     pub fn build(grid: Grid, order: [Move; 4], max_len: usize) -> Self {
+        Self::build_yielding(grid, order, max_len, &mut || {})
+    }
+
+    /// [`build`](Self::build), calling `checkpoint` between chunks of work (each well under a
+    /// millisecond), where a paced build thread gives its CPU share back to others that wait:
+    /// the 24-puzzle's automaton takes about a second in one go.
+    pub fn build_yielding(
+        grid: Grid,
+        order: [Move; 4],
+        max_len: usize,
+        checkpoint: &mut dyn FnMut(),
+    ) -> Self {
         let max_len = max_len.min(MAX_LONGEST);
         let neighbours = &grid.neighbour_table()[..grid.cells()];
-        let next = automaton(neighbours, &forbidden_strings(neighbours, order, max_len));
+        let strings = forbidden_strings(neighbours, order, max_len, checkpoint);
+        let next = automaton(neighbours, &strings, checkpoint);
         Self { grid, order, next }
     }
 
@@ -232,11 +259,15 @@ impl MovePruning {
     }
 }
 
+/// Steps of a build between two checkpoints: well under a millisecond.
+const CHUNK: usize = 256;
+
 /// The minimal forbidden strings, as (start cell, moves).
 fn forbidden_strings(
     neighbours: &[[u8; 4]],
     order: [Move; 4],
     max_len: usize,
+    checkpoint: &mut dyn FnMut(),
 ) -> Vec<(u8, Vec<Move>)> {
     let rank_to_move = order.map(Move::index);
     let cells = neighbours.len() as u8;
@@ -262,7 +293,10 @@ fn forbidden_strings(
         let mut next_level = Vec::new();
         let mut next_alive = HashSet::new();
         let suffix_mask = (1u64 << (2 * (len - 1))) - 1;
-        for walk in &level {
+        for (i, walk) in level.iter().enumerate() {
+            if i.is_multiple_of(CHUNK) {
+                checkpoint();
+            }
             for (rank, &m) in rank_to_move.iter().enumerate() {
                 let to = neighbours[usize::from(walk.arrangement.blank)][m];
                 if to == EDGE {
@@ -304,14 +338,21 @@ fn forbidden_strings(
 }
 
 /// The Aho–Corasick automaton of `patterns`, as a transition table.
-fn automaton(neighbours: &[[u8; 4]], patterns: &[(u8, Vec<Move>)]) -> Vec<u32> {
+fn automaton(
+    neighbours: &[[u8; 4]],
+    patterns: &[(u8, Vec<Move>)],
+    checkpoint: &mut dyn FnMut(),
+) -> Vec<u32> {
     let cells = neighbours.len();
     // The trie: one root per cell; `children[node][move]`, 0 = none (no node has a root as its
     // child). A pattern's last move leads to `BLOCKED` instead of a node: patterns are minimal,
     // so no pattern continues past another.
     let mut children: Vec<[u32; 4]> = vec![[0; 4]; cells];
     let mut cell_of: Vec<u8> = (0..cells as u8).collect();
-    for (start, moves) in patterns {
+    for (i, (start, moves)) in patterns.iter().enumerate() {
+        if i.is_multiple_of(CHUNK) {
+            checkpoint();
+        }
         let mut node = u32::from(*start);
         for (i, &m) in moves.iter().enumerate() {
             let slot = &mut children[node as usize][m.index()];
@@ -351,6 +392,9 @@ fn automaton(neighbours: &[[u8; 4]], patterns: &[(u8, Vec<Move>)]) -> Vec<u32> {
         }
     }
     while let Some(node) = queue.pop_front() {
+        if (node as usize).is_multiple_of(CHUNK) {
+            checkpoint();
+        }
         let cell = cell_of[node as usize];
         for m in Move::ALL {
             if neighbours[usize::from(cell)][m.index()] == EDGE {
@@ -554,5 +598,21 @@ mod tests {
         assert!(tables.is_built(g, Move::ALL, 6));
         assert!(Arc::ptr_eq(&first, &tables.get(g, Move::ALL, 6)));
         assert!(!tables.is_built(grid(3, 2), Move::ALL, 6));
+    }
+
+    /// A paced build gives the CPU back often: a checkpoint at least every `CHUNK` steps, and
+    /// the same automaton as the build in one go.
+    #[test]
+    fn a_yielding_build_checkpoints_often_and_builds_the_same_automaton() {
+        let g = grid(4, 4);
+        let mut checkpoints = 0;
+        let yielding = MovePruning::build_yielding(g, Move::ALL, DEFAULT_LONGEST, &mut || {
+            checkpoints += 1;
+        });
+        let whole = MovePruning::build(g, Move::ALL, DEFAULT_LONGEST);
+        assert_eq!(yielding.next, whole.next);
+        // Each state of the automaton was one step of its breadth-first pass.
+        assert!(checkpoints >= whole.states() / CHUNK, "{checkpoints}");
+        assert!(checkpoints > 10, "{checkpoints}");
     }
 }
