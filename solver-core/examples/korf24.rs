@@ -19,7 +19,7 @@
 //! written to the directory of `--file`); `--partition P` uses `P` in place of Korf & Felner's
 //! partition (read from or written to `--file`), to measure another partition's node counts.
 //! `--move-pruning N` forbids duplicate
-//! move strings of up to N moves (default 12; 2: only a move's reverse). `--threads N` (default 2)
+//! move strings of up to N moves (default 14, as the server; 2: only a move's reverse). `--threads N` (default 2)
 //! builds the tables and searches each instance on N threads (one search split among them, with the
 //! answer the search alone gives).
 //!
@@ -254,7 +254,7 @@ fn main() {
     let (mut exact, mut file, mut threads) = (false, None, 2);
     let mut more = Vec::new();
     let mut partition = None;
-    let mut longest = fsm::DEFAULT_LONGEST;
+    let mut longest = fsm::longest_for(Grid::new(5, 5).expect("5×5"));
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {

@@ -46,18 +46,21 @@ pub const DEFAULT_LONGEST: usize = 12;
 /// Longer searches for forbidden strings grow fourfold per two moves: 16 already takes seconds.
 pub const MAX_LONGEST: usize = 16;
 
-/// The longest forbidden strings for searches on `grid`: [`DEFAULT_LONGEST`] up to the 24-puzzle,
-/// shorter beyond, where every cell has more room around it and the enumeration grows faster
-/// (release build, one core: 12 moves take 61 ms on 4×4, 0.44 s on 5×5, 1.1 s on 5×6, 2.4 s
-/// on 6×6 and 11 s on 8×8; 10 moves 0.19 s on 6×6; 8 moves 50 ms on 8×8), so the first search
-/// on a shape waits well under a second. On Korf & Felner's instances 38 and 40 with the
-/// 6-6-6-6 databases (`korf24 --optimal --move-pruning N`), against 2 (only a move's reverse):
-/// 10 moves cut the nodes by 28 %, 12 by 35 % (89.1 M to 58.0 M, 1.75 s to 1.34 s), 14 by 40 %
-/// but no time, for a 5.6 s build.
+/// The longest forbidden strings for searches on `grid`: [`DEFAULT_LONGEST`] up to 24 cells, 14
+/// on 5×5, shorter beyond, where every cell has more room around it and the enumeration grows
+/// faster (release build, one core: 12 moves take 61 ms on 4×4, 0.44 s on 5×5, 1.1 s on 5×6,
+/// 2.4 s on 6×6 and 11 s on 8×8; 10 moves 0.19 s on 6×6; 8 moves 50 ms on 8×8). On 5×5 the
+/// 24-puzzle's searches run long enough to repay a longer build: with the 6-6-6-6 databases
+/// and zero-aware bits (`korf24 --optimal --move-pruning N`), 14 moves against 12 cut the nodes
+/// by 9–11 % and the time by about 10 % (Korf & Felner's #37, #30 and #44 on two threads: 1.27e9
+/// against 1.42e9 nodes, 39.8 and 38.4 s against 44.8 and 42.2 s, interleaved runs), for a
+/// build of about 7 s on this machine's slower days (1.0 s for 12 moves, the same day; 4.2 MB,
+/// 260,322 states). 16 moves save about 6 % more nodes but take a minute to build.
 #[must_use]
 pub fn longest_for(grid: Grid) -> usize {
     match grid.cells() {
-        ..=25 => DEFAULT_LONGEST,
+        ..=24 => DEFAULT_LONGEST,
+        25 => 14,
         26..=36 => 10,
         _ => 8,
     }

@@ -780,6 +780,46 @@ mod tests {
         );
     }
 
+    /// The 24-puzzle's longer automaton (14 moves) keeps every answer the default one (12)
+    /// gives, with no more nodes: boards 80 random moves from random targets.
+    #[test]
+    fn the_24_puzzles_longer_automaton_keeps_the_answers() {
+        let grid = Grid::new(5, 5).unwrap();
+        assert!(fsm::longest_for(grid) > fsm::DEFAULT_LONGEST);
+        let tables = PruningTables::new();
+        let short = tables.get(grid, Move::ALL, fsm::DEFAULT_LONGEST);
+        let long = tables.get(grid, Move::ALL, fsm::longest_for(grid));
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        let (mut short_nodes, mut long_nodes) = (0, 0);
+        for _ in 0..8 {
+            let walk = |from: GridBoard, steps: usize, next: &mut dyn FnMut() -> u64| {
+                (0..steps).fold(from, |board, _| {
+                    board
+                        .apply(Move::ALL[(next() % 4) as usize])
+                        .unwrap_or(board)
+                })
+            };
+            let target = walk(GridBoard::goal(grid), 300, &mut next);
+            let start = walk(target.clone(), 80, &mut next);
+            let search = |pruning: &Arc<MovePruning>| {
+                let mut search = GridSearch::new(&start, &target)
+                    .unwrap()
+                    .with_pruning(Arc::clone(pruning));
+                let Ok(Slice::Found(moves)) = search.run(&Stop::never(), None) else {
+                    unreachable!("no stop, no slice end")
+                };
+                (moves, search.stats().nodes)
+            };
+            let (a, short_searched) = search(&short);
+            let (b, long_searched) = search(&long);
+            assert_eq!(a, b, "{start} to {target}");
+            assert!(long_searched <= short_searched, "{start} to {target}");
+            short_nodes += short_searched;
+            long_nodes += long_searched;
+        }
+        assert!(long_nodes < short_nodes, "{long_nodes} of {short_nodes}");
+    }
+
     #[test]
     #[should_panic(expected = "move pruning built for 3x4")]
     fn pruning_of_another_shape_is_refused() {

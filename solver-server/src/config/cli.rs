@@ -27,7 +27,7 @@ fn help_order() -> impl Iterator<Item = &'static str> {
 }
 
 /// Every flag's id but the families' own, in the order `--help` lists them.
-const HELP_ORDER: [&str; 31] = [
+const HELP_ORDER: [&str; 32] = [
     "listen",
     "metrics_listen",
     "warm_up",
@@ -59,6 +59,7 @@ const HELP_ORDER: [&str; 31] = [
     "web_page",
     "max_connection_age",
     "handshake_timeout",
+    "move_pruning",
 ];
 
 /// Every group's flags, in the groups' order.

@@ -38,7 +38,9 @@ impl Tables {
     /// The tables of a server configured by `config`, with the 8- and 15-puzzle's of `squares`.
     pub(crate) fn new(config: &Config, squares: Arc<Squares>) -> Self {
         let data = config.tables.data();
-        let solver = Arc::new(Solver::new(squares));
+        let solver = Arc::new(
+            Solver::new(squares).with_move_pruning_cap(usize::from(config.tables.move_pruning)),
+        );
         Self {
             grids: Arc::new(Grids::new(
                 Arc::clone(&solver),

@@ -51,6 +51,13 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
                 if kind == Kind::Sliding {
                     let loaded = grids.load_stored(pacer);
                     tracing::info!(shapes = ?loaded, "stored pattern databases of the other shapes loaded");
+                    // Their optimal searches want their move-pruning automata too (seconds on
+                    // 5×5): a case begun before its shape's is built searches without it.
+                    for grid in loaded {
+                        let started = Instant::now();
+                        grids.build_pruning(grid, |build| build(pacer));
+                        tracing::info!(%grid, elapsed = ?started.elapsed(), "move-pruning automaton ready");
+                    }
                 }
                 tracing::info!(%kind, elapsed = ?started.elapsed(), "tables ready");
             }
