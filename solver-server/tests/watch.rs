@@ -85,6 +85,23 @@ fn check_progress(progress: &[pb::SolveProgress], start: &GridBoard) {
     }
 }
 
+/// The progress of a watch of `start` (a message every `interval_ms` at most) that `timeout`
+/// ends before any answer, checked.
+async fn watch_to_deadline(
+    client: &mut pb::solver_service_client::SolverServiceClient<tonic::transport::Channel>,
+    start: &GridBoard,
+    interval_ms: i32,
+    timeout: Duration,
+) -> Vec<pb::SolveProgress> {
+    let mut request = tonic::Request::new(watch(start, interval_ms));
+    request.set_timeout(timeout);
+    let (progress, end) = follow(client, request).await;
+    let status = end.expect_err("no optimum before the deadline");
+    assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
+    check_progress(&progress, start);
+    progress
+}
+
 /// A server that builds no table for the other shapes: their optimal searches use Manhattan
 /// distance, so a hard board stays hard and an easy one needs no build.
 async fn without_tables() -> TestServer {
@@ -114,13 +131,7 @@ async fn a_watched_case_ends_with_the_answer_solve_gives() {
 async fn a_hard_case_shows_an_answer_and_a_rising_bound_before_its_deadline() {
     let server = without_tables().await;
     let mut client = server.client_v2().await;
-    let start = korf_1();
-    let mut request = tonic::Request::new(watch(&start, 100));
-    request.set_timeout(Duration::from_secs(4));
-    let (progress, end) = follow(&mut client, request).await;
-    let status = end.expect_err("no optimum within 4 s");
-    assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
-    check_progress(&progress, &start);
+    let progress = watch_to_deadline(&mut client, &korf_1(), 100, Duration::from_secs(4)).await;
     // The first message comes at once: the case waiting for a token, or (on a server with
     // tokens free, its background builds below callers' work) already bounding.
     let first = progress.first().expect("progress at once");
@@ -186,12 +197,7 @@ async fn a_case_behind_another_callers_work_shows_waiting_then_gets_its_share() 
         .map(|cell| start.cells()[(cell % 5) * 5 + cell / 5])
         .collect();
     let start = GridBoard::new(start.grid(), &mirrored).unwrap();
-    let mut request = tonic::Request::new(watch(&start, 50));
-    request.set_timeout(Duration::from_millis(700));
-    let (progress, end) = follow(&mut client, request).await;
-    let status = end.expect_err("no optimum within 0.7 s");
-    assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
-    check_progress(&progress, &start);
+    let progress = watch_to_deadline(&mut client, &start, 50, Duration::from_millis(700)).await;
     // The one thread was busy when the case came: it said so at once ...
     let first = progress.first().expect("progress at once");
     assert_eq!(first.phase(), pb::SolvePhase::Waiting, "{progress:?}");
