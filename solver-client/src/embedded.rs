@@ -98,7 +98,7 @@ impl Embedded {
         config.tables.findings = findings;
         config.tables.build_databases = false;
         // A short-lived server's first 5×5 case searches without the move-pruning automaton
-        // while it is built: the quick one (12 moves, about a second) costs it least.
+        // while it is built: the quick one (12 moves, about 0.3 s) costs it least.
         config.tables.move_pruning = 12;
         let (shutdown, stop) = oneshot::channel::<()>();
         std::thread::Builder::new()

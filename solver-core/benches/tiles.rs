@@ -1,4 +1,5 @@
-//! Sliding-tile benchmarks: the 3×3 tables and answers, the 4×4 databases and searches.
+//! Sliding-tile benchmarks: the 3×3 tables and answers, the 4×4 databases and searches, the
+//! move-pruning automata of the 15- and 24-puzzle.
 //!
 //! `cargo bench -p solver-core --bench tiles`. Korf's 100 as a whole (about ten seconds a run) is
 //! measured by `cargo run --release -p solver-core --example korf100` instead; here a fixed
@@ -9,6 +10,8 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use solver_core::fifteen::{Fifteen, Partition, PatternDatabases};
+use solver_core::tiles::fsm::{self, MovePruning};
+use solver_core::tiles::grid::Grid;
 use solver_core::{Board3, Board4, Move, Stop, eight};
 
 use solver_test_support::korf::instances;
@@ -80,5 +83,20 @@ fn fifteen(c: &mut Criterion) {
     black_box(Move::ALL);
 }
 
-criterion_group!(benches, eight_tables, fifteen);
+/// The automata the searches use by default on 4×4 and 5×5 ([`fsm::longest_for`]): the 5×5 one
+/// is built before a server with the 24-puzzle's databases reports SERVING.
+fn pruning(c: &mut Criterion) {
+    let mut group = c.benchmark_group("pruning");
+    group.sample_size(10);
+    for (rows, cols) in [(4, 4), (5, 5)] {
+        let grid = Grid::new(rows, cols).unwrap();
+        let longest = fsm::longest_for(grid);
+        group.bench_function(format!("build {grid} up to {longest} moves"), |b| {
+            b.iter(|| MovePruning::build(grid, Move::ALL, longest).states());
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, eight_tables, fifteen, pruning);
 criterion_main!(benches);

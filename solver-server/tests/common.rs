@@ -26,8 +26,8 @@ pub(crate) fn config() -> Config {
     // Small tables for the other shapes: built in a moment (3×4 and 2×6, 180 MB while built,
     // are left to Manhattan distance).
     config.tables.memory = 64;
-    // The 5×5 automaton of 12 moves: built in about a second by each server that gets a 5×5
-    // case, where the default 14 takes several.
+    // The 5×5 automaton of 12 moves: built in about 0.3 s by each server that gets a 5×5 case,
+    // where the default 14 takes about 2 s.
     config.tables.move_pruning = 12;
     config
 }

@@ -200,8 +200,7 @@ impl Solver {
     }
 
     /// The same solver with move-pruning automata of at most `longest` moves: a quicker build
-    /// for more nodes (on 5×5, 12 moves build in about a second against several for the
-    /// default 14).
+    /// for more nodes (on 5×5, 12 moves build in about 0.3 s against 2 s for the default 14).
     #[must_use]
     pub fn with_move_pruning_cap(mut self, longest: usize) -> Self {
         self.pruning_cap = Some(longest);

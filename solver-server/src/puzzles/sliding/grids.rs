@@ -81,8 +81,8 @@ impl Grids {
         }
     }
 
-    /// Hands the build of `grid`'s move-pruning automaton for optimal searches (about a second
-    /// on 5×5, yielding at checkpoints) to `start` to run on a paced build thread, once per
+    /// Hands the build of `grid`'s move-pruning automaton for optimal searches (about 2 s on
+    /// 5×5, yielding at checkpoints) to `start` to run on a paced build thread, once per
     /// shape. A search without it gives the same answer with more nodes.
     pub(crate) fn build_pruning(&self, grid: Grid, start: impl FnOnce(Build)) {
         if lock(&self.pruning_builds).insert(grid) {
