@@ -480,12 +480,20 @@ impl Core {
                         self.found = true;
                         return Ok(Step::Found(self.path.clone()));
                     }
-                    // The children's reads miss the caches: start them all now.
+                    // The children's reads miss the caches: start them all now. The table
+                    // entries go first and need only the board: asked for after this node's
+                    // automaton row (itself often still on its way) said which moves it allows,
+                    // they waited for that row, and the search was about 7 % slower.
+                    let back = mv.reverse().index();
                     for (i, &next) in self.neighbours[to].iter().enumerate() {
-                        let child = self.pruning.next(state, Move::ALL[i]);
+                        if next != Grid::EDGE && i != back {
+                            heuristic.prefetch(self.cells[usize::from(next)], i);
+                        }
+                    }
+                    for mv in Move::ALL {
+                        let child = self.pruning.next(state, mv);
                         if child != BLOCKED {
                             self.pruning.prefetch(child);
-                            heuristic.prefetch(self.cells[usize::from(next)], i);
                         }
                     }
                 }
