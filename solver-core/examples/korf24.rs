@@ -140,16 +140,22 @@ fn databases(file: Option<&PathBuf>, partitions: &[Partition], threads: usize) -
 }
 
 /// A 5×5 partition written as patterns of cells, `/` between patterns and `,` between cells.
-fn parse_partition(text: &str) -> Partition {
+/// A partition written as patterns of cells, `/` between patterns and `,` between cells.
+fn parse_partition(text: &str) -> Result<Partition, String> {
     let patterns = text
         .split('/')
         .map(|p| {
             p.split(',')
-                .map(|c| c.trim().parse().expect("cells are numbers"))
-                .collect()
+                .map(|c| {
+                    c.trim()
+                        .parse()
+                        .map_err(|_| format!("partition {text:?}: {c:?} is not a cell number"))
+                })
+                .collect::<Result<Vec<u8>, String>>()
         })
-        .collect();
-    Partition::new(Grid::new(5, 5).expect("5x5"), 24, patterns).expect("a partition of 24 tiles")
+        .collect::<Result<Vec<_>, String>>()?;
+    Partition::new(Grid::new(5, 5).expect("5x5"), 24, patterns)
+        .map_err(|e| format!("partition {text:?}: {e}"))
 }
 
 fn run_on(search: &mut GridSearch, threads: usize) -> Vec<Move> {
@@ -248,48 +254,108 @@ fn optimal(
     }
 }
 
-fn main() {
-    let mut ratio = 1.5;
-    let mut range = Vec::new();
-    let (mut exact, mut file, mut threads) = (false, None, 2);
-    let mut more = Vec::new();
-    let mut partition = None;
-    let mut longest = fsm::longest_for(Grid::new(5, 5).expect("5×5"));
-    let mut args = std::env::args().skip(1);
+const USAGE: &str = "usage: korf24 [--ratio R] [--file PATH] [FIRST [LAST]]
+       korf24 --optimal [--file PATH] [--partition P] [--add P] [--move-pruning N] [--threads N] [ID...|all]";
+
+/// What the command line asks for.
+struct Options {
+    ratio: f64,
+    range: Vec<usize>,
+    exact: bool,
+    file: Option<PathBuf>,
+    threads: usize,
+    more: Vec<Partition>,
+    partition: Option<Partition>,
+    longest: usize,
+}
+
+/// The command line, or what is wrong with it.
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+    fn value<T: std::str::FromStr>(
+        args: &mut impl Iterator<Item = String>,
+        flag: &str,
+        what: &str,
+    ) -> Result<T, String> {
+        let text = args.next().ok_or(format!("{flag} takes {what}"))?;
+        text.parse()
+            .map_err(|_| format!("{flag} takes {what}, not {text:?}"))
+    }
+    let mut options = Options {
+        ratio: 1.5,
+        range: Vec::new(),
+        exact: false,
+        file: None,
+        threads: 2,
+        more: Vec::new(),
+        partition: None,
+        longest: fsm::longest_for(Grid::new(5, 5).expect("5×5")),
+    };
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--ratio" => {
-                ratio = args
-                    .next()
-                    .and_then(|r| r.parse().ok())
-                    .expect("--ratio takes a number such as 1.5");
-            }
-            "--optimal" => exact = true,
-            "--file" => file = Some(PathBuf::from(args.next().expect("--file takes a path"))),
+            "--ratio" => options.ratio = value(&mut args, "--ratio", "a number of at least 1")?,
+            "--optimal" => options.exact = true,
+            "--file" => options.file = Some(value(&mut args, "--file", "a path")?),
             "--partition" => {
-                partition = Some(parse_partition(
-                    &args.next().expect("--partition takes a partition"),
-                ));
+                let text: String = value(&mut args, "--partition", "a partition")?;
+                options.partition = Some(parse_partition(&text)?);
             }
-            "--add" => more.push(parse_partition(
-                &args.next().expect("--add takes a partition"),
-            )),
+            "--add" => {
+                let text: String = value(&mut args, "--add", "a partition")?;
+                options.more.push(parse_partition(&text)?);
+            }
             "--move-pruning" => {
-                longest = args
-                    .next()
-                    .and_then(|r| r.parse().ok())
-                    .expect("--move-pruning takes a number of moves");
+                options.longest = value(&mut args, "--move-pruning", "a number of moves")?;
             }
-            "--threads" => {
-                threads = args
-                    .next()
-                    .and_then(|r| r.parse().ok())
-                    .expect("--threads takes a number");
-            }
-            "all" => range.extend(1..=50),
-            n => range.push(n.parse::<usize>().expect("instance numbers")),
+            "--threads" => options.threads = value(&mut args, "--threads", "a number")?,
+            "all" => options.range.extend(1..=50),
+            n => match n.parse::<usize>() {
+                Ok(id @ 1..=50) => options.range.push(id),
+                _ => {
+                    return Err(format!(
+                        "{n:?}: not an option, nor an instance from 1 to 50"
+                    ));
+                }
+            },
         }
     }
+    if options.ratio.is_nan() || options.ratio < 1.0 {
+        return Err(format!("--ratio {}: must be at least 1", options.ratio));
+    }
+    if !(2..=fsm::MAX_LONGEST).contains(&options.longest) {
+        return Err(format!(
+            "--move-pruning {}: from 2 to {}",
+            options.longest,
+            fsm::MAX_LONGEST
+        ));
+    }
+    if options.threads == 0 {
+        return Err("--threads 0: at least one".to_owned());
+    }
+    Ok(options)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return;
+    }
+    let Options {
+        ratio,
+        range,
+        exact,
+        file,
+        threads,
+        mut more,
+        partition,
+        longest,
+    } = match parse_args(args.into_iter()) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("korf24: {message}\n{USAGE}");
+            std::process::exit(2);
+        }
+    };
     if let Some(first) = partition {
         more.insert(0, first);
     } else if !more.is_empty() {

@@ -201,6 +201,21 @@ impl MovePruning {
         self.next[state as usize * 4 + mv.index()]
     }
 
+    /// The moves `state` allows, as bits of their indices in [`Move::ALL`], and the states
+    /// they lead to (each [`BLOCKED`] where its bit is clear).
+    #[inline]
+    pub(crate) fn row(&self, state: u32) -> (u8, [u32; 4]) {
+        let at = state as usize * 4;
+        let row: [u32; 4] = self.next[at..at + 4]
+            .try_into()
+            .expect("four moves a state");
+        let mut allowed = 0;
+        for (i, &child) in row.iter().enumerate() {
+            allowed |= u8::from(child != BLOCKED) << i;
+        }
+        (allowed, row)
+    }
+
     /// Asks the memory for `state`'s row, read when a search enters a node in that state.
     #[inline]
     pub(crate) fn prefetch(&self, state: u32) {

@@ -165,7 +165,7 @@ fn past(unit: &Unit, path: &[u8]) -> bool {
         .prefix
         .iter()
         .copied()
-        .chain(unit.core.path.iter().map(|mv| mv.index() as u8))
+        .chain(unit.core.path().iter().map(|mv| mv.index() as u8))
         .collect();
     above(&at, path)
 }
@@ -537,7 +537,7 @@ fn give(team: &Team, unit: &mut Unit, state: &mut State) {
     let most = state.most_slack();
     let n = team.target.cells().len();
     let (mut cells, mut blank) = unit.core.top();
-    let depth = unit.core.path.len();
+    let depth = unit.core.depth;
     let mut chosen = None;
     for k in 0..=depth {
         let units = unit.core.untried(k);

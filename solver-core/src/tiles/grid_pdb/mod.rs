@@ -44,6 +44,7 @@ mod lookup;
 mod partition;
 mod regions;
 mod storage;
+mod tables;
 
 use std::fmt;
 
@@ -53,6 +54,7 @@ pub use storage::{FORMAT_VERSION, StorageError};
 
 use super::grid_board::GridBoard;
 use crate::pace::Pace;
+use tables::Tables;
 
 /// The conventional file name of `partition`'s set in a data directory, known before the set
 /// is built (see [`GridDatabases::file_name`]).
@@ -67,7 +69,7 @@ pub fn file_name(partition: &Partition) -> String {
 pub struct GridDatabases {
     /// The partitions, in order; the tables of each follow those of the one before.
     partitions: Vec<Partition>,
-    tables: Vec<Box<[u8]>>,
+    tables: Tables,
 }
 
 impl fmt::Debug for GridDatabases {
@@ -94,22 +96,18 @@ impl GridDatabases {
     #[must_use]
     pub fn build(partition: Partition, threads: usize, pace: &dyn Pace) -> Self {
         let count = partition.patterns().len();
-        let tables = partition
-            .patterns()
-            .iter()
-            .enumerate()
-            .map(|(i, home)| {
-                let blank = partition.blank() as u8;
-                build::build_table(&super::layered::Job {
-                    grid: partition.grid(),
-                    home,
-                    blank,
-                    threads,
-                    pace,
-                    stage: (i, count),
-                })
-            })
-            .collect();
+        let mut tables = Tables::zeroed(&partition.table_sizes());
+        for (i, home) in partition.patterns().iter().enumerate() {
+            let table = build::build_table(&super::layered::Job {
+                grid: partition.grid(),
+                home,
+                blank: partition.blank() as u8,
+                threads,
+                pace,
+                stage: (i, count),
+            });
+            tables.table_mut(i).copy_from_slice(&table);
+        }
         Self {
             partitions: vec![partition],
             tables,
@@ -125,8 +123,7 @@ impl GridDatabases {
     pub fn combine(sets: Vec<GridDatabases>) -> Result<Self, CombineError> {
         let first = sets.first().ok_or(CombineError::Empty)?.partition().clone();
         let mut partitions = Vec::new();
-        let mut tables = Vec::new();
-        for set in sets {
+        for set in &sets {
             for partition in &set.partitions {
                 if partition.grid() != first.grid() || partition.blank() != first.blank() {
                     return Err(CombineError::Mismatch {
@@ -135,19 +132,20 @@ impl GridDatabases {
                     });
                 }
             }
-            partitions.extend(set.partitions);
-            tables.extend(set.tables);
+            partitions.extend(set.partitions.iter().cloned());
         }
+        let count: usize = sets.iter().map(|set| set.tables.count()).sum();
         let sums: usize = partitions
             .iter()
             .map(|p| 1 + usize::from(p.reflects()))
             .sum();
-        if tables.len() > lookup::MAX_TABLES || sums > lookup::MAX_SUMS {
+        if count > lookup::MAX_TABLES || sums > lookup::MAX_SUMS {
             return Err(CombineError::TooMany {
-                tables: tables.len(),
+                tables: count,
                 sums,
             });
         }
+        let tables = Tables::concat(&sets.iter().map(|set| &set.tables).collect::<Vec<_>>());
         Ok(Self { partitions, tables })
     }
 
@@ -166,7 +164,7 @@ impl GridDatabases {
     /// Bytes the tables take in memory (and, plus a short header, on disk).
     #[must_use]
     pub fn memory_bytes(&self) -> u64 {
-        self.tables.iter().map(|t| t.len() as u64).sum()
+        self.tables.len() as u64
     }
 
     /// The conventional file name of this set in a data directory, e.g.
@@ -194,7 +192,7 @@ impl GridDatabases {
     pub fn pattern_value(&self, pattern: usize, cells: &[u8]) -> u8 {
         let n = self.partition().grid().cells();
         let index = cells.iter().rev().fold(0usize, |i, &c| i * n + c as usize);
-        regions::least(self.tables[pattern][index])
+        regions::least(self.tables.table(pattern)[index])
     }
 
     /// The heuristic of `board` towards `target`: the largest of the sums over each partition
@@ -210,7 +208,7 @@ impl GridDatabases {
     }
 
     /// The tables, in pattern order.
-    pub(crate) fn tables(&self) -> &[Box<[u8]>] {
+    fn tables(&self) -> &Tables {
         &self.tables
     }
 }

@@ -8,6 +8,7 @@
 
 use std::io::{self, Read, Write};
 
+use super::tables::Tables;
 use super::{GridDatabases, Partition};
 use crate::tiles::grid::Grid;
 
@@ -117,14 +118,10 @@ impl GridDatabases {
         let head = header(self.partition());
         let mut crc = crc32fast::Hasher::new();
         crc.update(&head);
-        for table in &self.tables {
-            crc.update(table);
-        }
+        crc.update(self.tables.all());
         writer.write_all(&head)?;
         writer.write_all(&crc.finalize().to_le_bytes())?;
-        for table in &self.tables {
-            writer.write_all(table)?;
-        }
+        writer.write_all(self.tables.all())?;
         writer.flush()
     }
 
@@ -194,15 +191,14 @@ impl GridDatabases {
         let stored_crc = u32::from_le_bytes(word);
         let mut crc = crc32fast::Hasher::new();
         crc.update(&header(expected));
-        let mut tables = Vec::with_capacity(sizes.len());
-        for size in sizes {
-            let mut table = crate::pages::zeroed(size as usize);
-            reader.read_exact(&mut table).map_err(|e| match e.kind() {
+        let mut tables = Tables::zeroed(&sizes);
+        for t in 0..tables.count() {
+            let table = tables.table_mut(t);
+            reader.read_exact(table).map_err(|e| match e.kind() {
                 io::ErrorKind::UnexpectedEof => StorageError::Corrupt("truncated tables".into()),
                 _ => StorageError::Io(e),
             })?;
-            crc.update(&table);
-            tables.push(table);
+            crc.update(table);
         }
         if crc.finalize() != stored_crc {
             return Err(StorageError::Corrupt("checksum mismatch".into()));
