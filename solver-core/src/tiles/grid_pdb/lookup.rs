@@ -351,25 +351,31 @@ pub(crate) struct Evaluator {
     regions: Regions,
 }
 
-/// One table of one sum: the tiles it places, each with its slot's weight in the index.
+/// One table of one sum: where its entries start among the set's, and the tiles it places,
+/// each with its slot's weight in the index.
 #[derive(Debug, Clone)]
 struct Group {
-    table: usize,
+    start: usize,
     tiles: Vec<(u8, usize)>,
 }
 
 impl Group {
-    /// The table's index and the cells its tiles occupy, as the sum sees them, with each
-    /// tile on cell `at[tile]`.
+    /// The entry's index among the set's, with each tile on cell `at[tile]` as the sum sees
+    /// it.
     #[inline]
-    fn read(&self, seen: &[u8; 64], at: &[u8; 64]) -> (usize, u64) {
-        let (mut index, mut occupied) = (0, 0u64);
-        for &(tile, weight) in &self.tiles {
-            let cell = seen[usize::from(at[usize::from(tile)])];
-            index += usize::from(cell) * weight;
-            occupied |= 1 << cell;
-        }
-        (index, occupied)
+    fn index(&self, seen: &[u8; 64], at: &[u8; 64]) -> usize {
+        self.tiles
+            .iter()
+            .fold(self.start, |index, &(tile, weight)| {
+                index + usize::from(seen[usize::from(at[usize::from(tile)])]) * weight
+            })
+    }
+
+    /// The cells its tiles occupy (needed only where an entry's big region adds something).
+    fn occupied(&self, seen: &[u8; 64], at: &[u8; 64]) -> u64 {
+        self.tiles.iter().fold(0, |cells, &(tile, _)| {
+            cells | 1 << seen[usize::from(at[usize::from(tile)])]
+        })
     }
 }
 
@@ -392,7 +398,7 @@ impl Evaluator {
             evaluator
                 .groups
                 .extend((0..partition.patterns().len()).map(|p| Group {
-                    table: first + p,
+                    start: dbs.tables().start(first + p),
                     tiles: Vec::new(),
                 }));
             for cell in 0..grid.cells() {
@@ -423,7 +429,7 @@ impl Evaluator {
 
     /// The heuristic of the board `cells`.
     pub(crate) fn value(&self, dbs: &GridDatabases, cells: &[u8]) -> u32 {
-        let tables = dbs.tables();
+        let entries = dbs.tables().all();
         let at = Self::places(cells);
         self.sums
             .iter()
@@ -433,9 +439,9 @@ impl Evaluator {
                 self.groups[groups.clone()]
                     .iter()
                     .map(|group| {
-                        let (index, occupied) = group.read(seen, &at);
-                        let entry = tables.table(group.table)[index];
-                        u32::from(self.regions.value(entry, blank, || occupied))
+                        let entry = entries[group.index(seen, &at)];
+                        let occupied = || group.occupied(seen, &at);
+                        u32::from(self.regions.value(entry, blank, occupied))
                     })
                     .sum::<u32>()
             })
@@ -446,12 +452,11 @@ impl Evaluator {
     /// Asks the memory for the table entries [`value`](Self::value) reads for `cells`, so that
     /// a search can start the misses of several boards before it reads any.
     pub(crate) fn prefetch(&self, dbs: &GridDatabases, cells: &[u8]) {
-        let tables = dbs.tables();
+        let entries = dbs.tables().all().as_ptr();
         let at = Self::places(cells);
         for (groups, seen) in self.sums.iter().zip(&self.seen) {
             for group in &self.groups[groups.clone()] {
-                let (index, _) = group.read(seen, &at);
-                prefetch(tables.table(group.table).as_ptr().wrapping_add(index));
+                prefetch(entries.wrapping_add(group.index(seen, &at)));
             }
         }
     }
