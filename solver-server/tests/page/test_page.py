@@ -529,10 +529,12 @@ def test_a_5x5_solve_shows_its_progress_live_and_stop_keeps_the_best_answer(page
 
 
 def test_a_search_the_service_stops_keeps_its_best_answer_and_says_why(impatient_page):
-    # The server ends the case at its 6 s limit, after the first answer came.
+    # The server ends the case at its 6 s limit, after the first answer came. Korf & Felner's
+    # #50 (113 moves, the hardest of their 50: hours of search) rather than a random board,
+    # which the 5x5 databases sometimes solve within the limit.
     page = impatient_page
     set_shape(page, 5, 5)
-    start = random_solvable(5, 5)
+    start = [14, 16, 20, 17, 21, 18, 22, 1, 10, 0, 3, 6, 8, 12, 11, 7, 4, 15, 5, 23, 9, 19, 13, 24, 2]
     type_board(page, start, 5)
     page.fill("#ratio", "1")
     page.fill("#speed", "60")
