@@ -45,7 +45,7 @@ use super::constructive::Constructive;
 use super::distance::Distance;
 use super::grid::Grid;
 use super::grid_board::GridBoard;
-use super::grid_pdb::{Evaluator, GridDatabases};
+use super::grid_pdb::{Evaluator, GridDatabases, Reads};
 use crate::stop::{SearchStats, Stop, Stopped};
 
 mod open;
@@ -177,19 +177,25 @@ pub fn solve_with_databases(
 /// can move between threads.
 struct Estimate {
     value: Value,
-    /// Asks the memory for what `value` will read for a board, where it reads large tables.
-    prefetch: Option<Prefetch>,
+    /// Where the estimate reads large tables: their evaluator, which also works out a
+    /// board's reads ahead so that the memory can be asked for them.
+    tables: Option<Tables>,
 }
 
 type Value = Box<dyn Fn(&[u8]) -> u32 + Send + Sync>;
-type Prefetch = Box<dyn Fn(&[u8]) + Send + Sync>;
+
+/// Pattern databases and their evaluator for one target.
+struct Tables {
+    evaluator: Evaluator,
+    dbs: Arc<GridDatabases>,
+}
 
 impl Estimate {
     /// An estimate computed from the board alone.
     fn plain(value: impl Fn(&[u8]) -> u32 + Send + Sync + 'static) -> Self {
         Self {
             value: Box::new(value),
-            prefetch: None,
+            tables: None,
         }
     }
 
@@ -282,10 +288,13 @@ impl BoundedSearch {
         dbs: Arc<GridDatabases>,
     ) -> Self {
         let evaluator = Evaluator::new(&dbs, target).expect("the databases fit the target");
-        let (reader, tables) = (evaluator.clone(), Arc::clone(&dbs));
+        let tables = Tables {
+            evaluator: evaluator.clone(),
+            dbs: Arc::clone(&dbs),
+        };
         let estimate = Estimate {
             value: Box::new(move |cells| evaluator.value(&dbs, cells)),
-            prefetch: Some(Box::new(move |cells| reader.prefetch(&tables, cells))),
+            tables: Some(tables),
         };
         Self::by(start, target, max_ratio, DATABASE_BUDGET, estimate)
     }
@@ -637,6 +646,8 @@ struct Search {
     best: Option<Vec<Move>>,
     /// Boards generated so far.
     nodes: u64,
+    /// With tables: the expanded board's reads, then each child's (scratch, kept to reuse).
+    reads: [Reads; 5],
 }
 
 impl Search {
@@ -654,6 +665,7 @@ impl Search {
             num,
             best: None,
             nodes: 0,
+            reads: Default::default(),
         }
     }
 
@@ -724,6 +736,10 @@ impl Search {
             let g = g + 1;
             // The children's index slots and table entries miss the caches: start every miss
             // before reading any.
+            let [parent, reads @ ..] = &mut self.reads;
+            if let Some(tables) = &self.estimate.tables {
+                tables.evaluator.read(cells, parent);
+            }
             let mut children = [(Move::Down, 0usize, 0u32); 4];
             let mut count = 0;
             for mv in Move::ALL {
@@ -736,14 +752,18 @@ impl Search {
                 cells.swap(blank, to);
                 let hash = Boards::hash(cells);
                 self.boards.prefetch(hash);
-                if let Some(prefetch) = &self.estimate.prefetch {
-                    prefetch(cells);
+                if let Some(tables) = &self.estimate.tables {
+                    let child = &mut reads[count];
+                    tables
+                        .evaluator
+                        .step(parent, child, cells[blank], to, blank);
+                    tables.evaluator.prefetch(&tables.dbs, child);
                 }
                 cells.swap(blank, to);
                 children[count] = (mv, to, hash);
                 count += 1;
             }
-            for &(mv, to, hash) in &children[..count] {
+            for (&(mv, to, hash), child_reads) in children[..count].iter().zip(&*reads) {
                 stats.nodes += 1;
                 self.nodes += 1;
                 cells.swap(blank, to);
@@ -759,7 +779,12 @@ impl Search {
                         }
                     }
                     None => {
-                        let h = self.estimate.value(cells);
+                        let h = match &self.estimate.tables {
+                            Some(tables) => {
+                                tables.evaluator.value_of(&tables.dbs, child_reads, cells)
+                            }
+                            None => self.estimate.value(cells),
+                        };
                         (g + h < cutoff)
                             .then(|| (self.boards.add(cells, hash, g, h, id, Some(mv)), h))
                     }

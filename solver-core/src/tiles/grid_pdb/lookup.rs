@@ -348,7 +348,21 @@ pub(crate) struct Evaluator {
     groups: Vec<Group>,
     /// The cell each sum sees for each cell (mirrored where the sum reads the mirror image).
     seen: [[u8; 64]; MAX_SUMS],
+    /// Per sum and tile: the group that places it (`u16::MAX` for none) and its slot's weight,
+    /// so that a move changes one index per sum ([`Evaluator::step`]).
+    placed: [[(u16, usize); 64]; MAX_SUMS],
     regions: Regions,
+}
+
+/// What [`Evaluator::value_of`] reads for one board, worked out once: each group's entry
+/// among the set's, and each sum's blank cell as that sum sees it. A weighted A* works them out
+/// in full for the board it expands and by the moved tile alone for each child
+/// ([`Evaluator::step`]), where it used to work out every index twice per child (to ask the
+/// memory for the entries, then to read them).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Reads {
+    index: Vec<usize>,
+    blank: [u8; MAX_SUMS],
 }
 
 /// One table of one sum: where its entries start among the set's, and the tiles it places,
@@ -390,6 +404,7 @@ impl Evaluator {
             sums: Vec::new(),
             groups: Vec::new(),
             seen: [[0; 64]; MAX_SUMS],
+            placed: [[(u16::MAX, 0); 64]; MAX_SUMS],
             regions: Regions::new(grid),
         };
         for (s, (first, partition, mirrored)) in sums(dbs).into_iter().enumerate() {
@@ -410,6 +425,10 @@ impl Evaluator {
                     evaluator.groups[group]
                         .tiles
                         .push((tile, cell_weight[seen]));
+                    evaluator.placed[s][usize::from(tile)] = (
+                        u16::try_from(group).expect("fewer than 2^16 tables"),
+                        cell_weight[seen],
+                    );
                 }
             }
             evaluator.sums.push(groups..evaluator.groups.len());
@@ -429,19 +448,59 @@ impl Evaluator {
 
     /// The heuristic of the board `cells`.
     pub(crate) fn value(&self, dbs: &GridDatabases, cells: &[u8]) -> u32 {
-        let entries = dbs.tables().all();
+        let mut reads = Reads::default();
+        self.read(cells, &mut reads);
+        self.value_of(dbs, &reads, cells)
+    }
+
+    /// Works out what [`value_of`](Self::value_of) reads for the board `cells`, into `reads`.
+    pub(crate) fn read(&self, cells: &[u8], reads: &mut Reads) {
         let at = Self::places(cells);
+        reads.index.clear();
+        for (s, (groups, seen)) in self.sums.iter().zip(&self.seen).enumerate() {
+            reads.blank[s] = seen[usize::from(at[0])];
+            reads.index.extend(
+                self.groups[groups.clone()]
+                    .iter()
+                    .map(|g| g.index(seen, &at)),
+            );
+        }
+    }
+
+    /// Works out `child`'s reads from its parent's: the parent with `tile` moved from cell
+    /// `from` to cell `to` (the blank's cell), so the blank now on `from`.
+    #[inline]
+    pub(crate) fn step(&self, parent: &Reads, child: &mut Reads, tile: u8, from: usize, to: usize) {
+        child.index.clone_from(&parent.index);
+        for (s, seen) in self.seen.iter().enumerate().take(self.sums.len()) {
+            child.blank[s] = seen[from];
+            let (group, weight) = self.placed[s][usize::from(tile)];
+            if let Some(index) = child.index.get_mut(usize::from(group)) {
+                *index =
+                    (*index + usize::from(seen[to]) * weight) - usize::from(seen[from]) * weight;
+            }
+        }
+    }
+
+    /// The heuristic of the board `cells`, whose reads are `reads`.
+    pub(crate) fn value_of(&self, dbs: &GridDatabases, reads: &Reads, cells: &[u8]) -> u32 {
+        let entries = dbs.tables().all();
+        // The cells a group's tiles occupy matter only where an entry's big region adds
+        // something (about one read in fifty): the tiles' places are found only then.
+        let at = std::cell::OnceCell::new();
         self.sums
             .iter()
             .zip(&self.seen)
-            .map(|(groups, seen)| {
-                let blank = u32::from(seen[usize::from(at[0])]);
+            .enumerate()
+            .map(|(s, (groups, seen))| {
+                let blank = u32::from(reads.blank[s]);
                 self.groups[groups.clone()]
                     .iter()
-                    .map(|group| {
-                        let entry = entries[group.index(seen, &at)];
-                        let occupied = || group.occupied(seen, &at);
-                        u32::from(self.regions.value(entry, blank, occupied))
+                    .zip(&reads.index[groups.clone()])
+                    .map(|(group, &index)| {
+                        let occupied =
+                            || group.occupied(seen, at.get_or_init(|| Self::places(cells)));
+                        u32::from(self.regions.value(entries[index], blank, occupied))
                     })
                     .sum::<u32>()
             })
@@ -449,15 +508,12 @@ impl Evaluator {
             .unwrap_or(0)
     }
 
-    /// Asks the memory for the table entries [`value`](Self::value) reads for `cells`, so that
-    /// a search can start the misses of several boards before it reads any.
-    pub(crate) fn prefetch(&self, dbs: &GridDatabases, cells: &[u8]) {
+    /// Asks the memory for the table entries of `reads`, so that a search can start the misses
+    /// of several boards before it reads any.
+    pub(crate) fn prefetch(&self, dbs: &GridDatabases, reads: &Reads) {
         let entries = dbs.tables().all().as_ptr();
-        let at = Self::places(cells);
-        for (groups, seen) in self.sums.iter().zip(&self.seen) {
-            for group in &self.groups[groups.clone()] {
-                prefetch(entries.wrapping_add(group.index(seen, &at)));
-            }
+        for &index in &reads.index {
+            prefetch(entries.wrapping_add(index));
         }
     }
 }
@@ -484,7 +540,7 @@ mod tests {
     /// for each board here) are two readings of one heuristic: they agree on every board, with
     /// and without reflection, towards targets with the blank anywhere the set allows.
     #[test]
-    fn the_evaluator_and_the_lookup_agree() {
+    fn the_evaluator_and_the_lookup_agree_and_a_move_steps_the_reads() {
         let sets: [(usize, usize, usize, Vec<Vec<u8>>); 4] = [
             (3, 3, 8, vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7]]),
             (3, 3, 4, vec![vec![0, 1, 3], vec![2, 5, 8], vec![6, 7]]),
@@ -517,6 +573,30 @@ mod tests {
                         "{grid}, target {:?}, board {cells:?}",
                         target.cells()
                     );
+                    // A child's reads worked out from its parent's by the moved tile are the
+                    // ones worked out afresh, and give the same value.
+                    let mut parent = Reads::default();
+                    evaluator.read(&cells, &mut parent);
+                    let blank = cells.iter().position(|&t| t == 0).unwrap();
+                    for next in grid.neighbour_table()[blank] {
+                        if next == Grid::EDGE {
+                            continue;
+                        }
+                        let mut child = cells.clone();
+                        child.swap(blank, usize::from(next));
+                        let (mut stepped, mut fresh) = (Reads::default(), Reads::default());
+                        evaluator.step(&parent, &mut stepped, child[blank], next.into(), blank);
+                        evaluator.read(&child, &mut fresh);
+                        assert_eq!(
+                            (&stepped.index, &stepped.blank),
+                            (&fresh.index, &fresh.blank),
+                            "{grid}, board {cells:?}, child {child:?}"
+                        );
+                        assert_eq!(
+                            evaluator.value_of(&set, &stepped, &child),
+                            Lookup::new(&set, &target, &child).unwrap().value()
+                        );
+                    }
                 }
             }
         }

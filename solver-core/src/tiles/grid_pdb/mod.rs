@@ -48,7 +48,7 @@ mod tables;
 
 use std::fmt;
 
-pub(crate) use lookup::{Evaluator, Lookup, Moved};
+pub(crate) use lookup::{Evaluator, Lookup, Moved, Reads};
 pub use partition::{DEFAULT_BUDGET, MAX_SET_BYTES, Partition, PartitionError};
 pub use storage::{FORMAT_VERSION, StorageError};
 
