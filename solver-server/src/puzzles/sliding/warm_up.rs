@@ -1,7 +1,7 @@
 //! The sliding family's warm-up policy: which tables to get ready before SERVING (the 8- and
 //! 15-puzzle's, the stored databases of the other shapes, then a bounded search per worker on
-//! each shape whose databases were loaded), and which 15-puzzle databases to load, build and
-//! store after.
+//! the largest shape whose databases were loaded), and which 15-puzzle databases to load, build
+//! and store after.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -79,8 +79,14 @@ pub(crate) fn spawn(shared: &Arc<Shared>, serving: Serving) {
         let missing = match ready {
             Ok((missing, with_databases)) => {
                 let started = Instant::now();
-                let searched =
-                    bounded_searches(&scheduler, &solver, &search_memory, &with_databases).await;
+                let largest = with_databases
+                    .iter()
+                    .copied()
+                    .max_by_key(|grid| grid.cells());
+                let searched = match largest {
+                    Some(grid) => bounded_searches(&scheduler, &solver, &search_memory, grid).await,
+                    None => 0,
+                };
                 if searched > 0 {
                     tracing::info!(searched, elapsed = ?started.elapsed(), "bounded searches warmed up");
                 }
@@ -167,45 +173,46 @@ pub fn tables_shape(kind: Kind) -> Option<Grid> {
 /// The ratio the warm-up's bounded searches are asked for: the one the service's users ask most.
 const WARM_UP_RATIO: f64 = 1.5;
 
-/// Runs one bounded search (weighted A* with the databases just loaded) on a scrambled board of
-/// each shape in `grids` per worker, all at once (those the search memory has no room for are
-/// skipped, not waited for), and returns how many ran to the end.
+/// Runs one bounded search (weighted A* with the databases just loaded) on a far board of
+/// `grid` per worker, all at once (those the search memory has no room for are skipped, not
+/// waited for), and returns how many ran to the end. The warm-up asks for the largest shape
+/// whose databases were loaded: its boards take the most memory, so the heaps then fit the
+/// others' too, and more shapes stored do not delay SERVING further.
 ///
 /// Why: the first bounded cases after SERVING paid about 80 ms each (28 k and 52 k page faults,
 /// against about 5.5 k for every later case, measured with `perf stat -e page-faults` on a
 /// fresh release server) while the allocator grew each worker thread's heap and raised its
 /// thresholds; a search per worker before SERVING pays that instead of the first callers (with
-/// it: about 100 and 23 k faults for the first two, then none; SERVING comes about 0.8 s later).
+/// it: at most 4 k and 27 k faults for the first two, then at most 1 k; SERVING comes about a
+/// second later).
 async fn bounded_searches(
     scheduler: &Scheduler,
     solver: &Arc<Solver>,
     memory: &Arc<MemoryBudget>,
-    grids: &[Grid],
+    grid: Grid,
 ) -> usize {
     let mut searches = Vec::new();
-    for &grid in grids {
-        let goal = GridBoard::goal(grid);
-        let start = far_board(&goal);
-        for _ in 0..scheduler.workers() {
-            let search = solver.bounded(&start, &goal, WARM_UP_RATIO).search;
-            let Some(reserved) = memory.reserve(search.memory_ceiling()) else {
-                continue;
+    let goal = GridBoard::goal(grid);
+    let start = far_board(&goal);
+    for _ in 0..scheduler.workers() {
+        let search = solver.bounded(&start, &goal, WARM_UP_RATIO).search;
+        let Some(reserved) = memory.reserve(search.memory_ceiling()) else {
+            continue;
+        };
+        let stop = Stop::never();
+        let mut held = Some((search, reserved));
+        searches.push(scheduler.run(scheduler.flow(), move |slice| {
+            let Some((search, _)) = &mut held else {
+                return Progress::Done(false);
             };
-            let stop = Stop::never();
-            let mut held = Some((search, reserved));
-            searches.push(scheduler.run(scheduler.flow(), move |slice| {
-                let Some((search, _)) = &mut held else {
-                    return Progress::Done(false);
-                };
-                let ran = search.run(&stop, Some(slice.end));
-                if matches!(ran, Ok(Step::Suspended)) {
-                    return Progress::Pending;
-                }
-                // The boards and their reservation go before the result is sent.
-                held = None;
-                Progress::Done(ran.is_ok())
-            }));
-        }
+            let ran = search.run(&stop, Some(slice.end));
+            if matches!(ran, Ok(Step::Suspended)) {
+                return Progress::Pending;
+            }
+            // The boards and their reservation go before the result is sent.
+            held = None;
+            Progress::Done(ran.is_ok())
+        }));
     }
     let mut done = 0;
     for search in searches {
@@ -245,24 +252,21 @@ mod tests {
         }
     }
 
-    /// One search per worker and shape runs to its end, its memory given back after.
+    /// One search per worker runs to its end, its memory given back after.
     #[tokio::test]
-    async fn bounded_searches_run_once_per_worker_and_shape() {
+    async fn bounded_searches_run_once_per_worker() {
         let scheduler = Scheduler::new(2, Arc::new(Metrics::new()));
         let solver = Arc::new(Solver::default());
         let memory = MemoryBudget::new(usize::MAX / 2);
-        let grids = [Grid::new(4, 5).unwrap(), Grid::new(3, 5).unwrap()];
+        let grid = Grid::new(4, 5).unwrap();
         assert_eq!(
-            bounded_searches(&scheduler, &solver, &memory, &grids).await,
-            4
+            bounded_searches(&scheduler, &solver, &memory, grid).await,
+            2
         );
         assert_eq!(memory.used(), 0);
         // A search larger than the budget runs alone: the others are skipped, not waited for.
         let tight = MemoryBudget::new(1);
-        assert_eq!(
-            bounded_searches(&scheduler, &solver, &tight, &grids).await,
-            1
-        );
+        assert_eq!(bounded_searches(&scheduler, &solver, &tight, grid).await, 1);
         assert_eq!(tight.used(), 0);
     }
 }
