@@ -23,6 +23,9 @@
 //! builds the tables and searches each instance on N threads (one search split among them, with the
 //! answer the search alone gives).
 //!
+//! `--memory` prints how long one read waits for the memory at working sets from 256 KiB to
+//! 1 GiB: this machine's searches wait on such reads, and its figures vary from day to day.
+//!
 //! For each instance: the answer's length, its proven lower bound, the published optimum, how it
 //! was found, and the time. Every answer must replay to the goal, be no shorter than the optimum,
 //! and carry a lower bound no larger than it (the example exits non-zero otherwise). The totals
@@ -255,6 +258,7 @@ fn optimal(
 }
 
 const USAGE: &str = "usage: korf24 [--ratio R] [--file PATH] [FIRST [LAST]]
+       korf24 --memory
        korf24 --optimal [--file PATH] [--partition P] [--add P] [--move-pruning N] [--threads N] [ID...|all]";
 
 /// What the command line asks for.
@@ -334,10 +338,51 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
     Ok(options)
 }
 
+/// How long one read waits for the memory when each read's address comes from the one before
+/// (a pointer chase, 4 KiB pages), over working sets from the caches' sizes to a table's. The
+/// searches above wait on such reads, and this machine's figures vary from day to day, so a
+/// run's times are comparable with another day's only beside these.
+fn memory() {
+    println!("one dependent read, by working set (4 KiB pages):");
+    for (name, bytes) in [
+        ("256 KiB", 256 << 10),
+        ("1 MiB", 1 << 20),
+        ("4 MiB", 4 << 20),
+        ("32 MiB", 32 << 20),
+        ("1 GiB", 1 << 30),
+    ] {
+        let len: usize = bytes / 8;
+        // A full-period linear congruential step modulo a power of two visits every slot once,
+        // in an order no prefetcher follows.
+        let next = |i: usize| {
+            (i.wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407))
+                % len
+        };
+        let chain: Vec<u64> = (0..len).map(|i| next(i) as u64).collect();
+        let reads = 4_000_000;
+        let mut at = 0;
+        for _ in 0..reads.min(len) {
+            at = chain[at] as usize;
+        }
+        let started = Instant::now();
+        for _ in 0..reads {
+            at = chain[at] as usize;
+        }
+        let ns = started.elapsed().as_secs_f64() * 1e9 / reads as f64;
+        std::hint::black_box(at);
+        println!("  {name:>7}: {ns:6.1} ns");
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{USAGE}");
+        return;
+    }
+    if args == ["--memory"] {
+        memory();
         return;
     }
     let Options {
