@@ -43,36 +43,20 @@ use solver_core::tiles::grid_ida::{GridSearch, Slice};
 use solver_core::tiles::grid_pdb::{self, GridDatabases, Partition};
 use solver_core::{Move, Pace, Progress, Stop, Turn, Unpaced};
 
-const DATA: &str = solver_core::benchmarks::KORF24;
-
 /// Published node counts of instance `id`: Korf & Felner's 6-6-6-6 (generated) and Clausecker &
-/// Reinefeld's small catalogue (expanded), the file's third and last columns.
+/// Reinefeld's small catalogue (expanded).
 fn published(id: usize) -> Option<(u64, u64)> {
-    solver_core::benchmarks::KORF24_PUBLISHED
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|line| {
-            let n: Vec<u64> = line
-                .split_whitespace()
-                .map(|n| n.parse().expect("a number"))
-                .collect();
-            (n[0] as usize, n[2], n[n.len() - 1])
-        })
-        .find(|&(i, _, _)| i == id)
-        .map(|(_, korf, small)| (korf, small))
+    solver_core::benchmarks::korf24()
+        .into_iter()
+        .find(|i| i.id == id)
+        .map(|i| (i.korf_felner_nodes, i.small_catalogue_nodes))
 }
 
 /// The instances: id, optimal length, board.
 fn instances() -> Vec<(usize, u32, Vec<u32>)> {
-    DATA.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|line| {
-            let numbers: Vec<u32> = line
-                .split_whitespace()
-                .map(|n| n.parse().unwrap())
-                .collect();
-            (numbers[0] as usize, numbers[1], numbers[2..].to_vec())
-        })
+    solver_core::benchmarks::korf24()
+        .into_iter()
+        .map(|i| (i.id, i.optimal, i.cells))
         .collect()
 }
 
@@ -420,19 +404,11 @@ fn main() {
     let goal = GridBoard::goal(grid);
     let (mut over, mut proven, mut count, mut wrong) = (0.0, 0.0, 0, 0);
     let started = Instant::now();
-    for line in DATA
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let numbers: Vec<u32> = line
-            .split_whitespace()
-            .map(|n| n.parse().unwrap())
-            .collect();
-        let (id, optimum) = (numbers[0] as usize, numbers[1]);
+    for (id, optimum, cells) in instances() {
         if id < first || id > last {
             continue;
         }
-        let start = GridBoard::new(grid, &numbers[2..]).expect("a valid board");
+        let start = GridBoard::new(grid, &cells).expect("a valid board");
         let t = Instant::now();
         let answer = match &dbs {
             Some(dbs) => bounded::solve_with_databases(&start, &goal, ratio, dbs, &Stop::never()),

@@ -18,6 +18,56 @@ pub const KORF24: &str = include_str!("../data/korf24.txt");
 /// 5e6b627), whose header the file keeps.
 pub const KORF24_PUBLISHED: &str = include_str!("../data/korf24-published.txt");
 
+/// One of Korf & Felner's 24-puzzles ([`KORF24`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance24 {
+    /// Its number, 1 to 50.
+    pub id: usize,
+    /// The length of its optimal solutions.
+    pub optimal: u32,
+    /// Its 25 cells row by row (0 the blank), for the goal with the blank last.
+    pub cells: Vec<u32>,
+    /// The nodes Korf & Felner's 6-6-6-6 databases generated on it (2002).
+    pub korf_felner_nodes: u64,
+    /// The nodes Clausecker & Reinefeld's small catalogue expanded on it (2019).
+    pub small_catalogue_nodes: u64,
+}
+
+/// The numbers of each instance line (not a comment, not blank) of `data`.
+fn number_lines<T: std::str::FromStr>(data: &str) -> impl Iterator<Item = Vec<T>> + '_ {
+    data.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            line.split_whitespace()
+                .map(|n| n.parse().ok().expect("a number"))
+                .collect()
+        })
+}
+
+/// Korf & Felner's 50 24-puzzles in order, each with its published node counts.
+#[must_use]
+pub fn korf24() -> Vec<Instance24> {
+    number_lines::<u32>(KORF24)
+        .zip(number_lines::<u64>(KORF24_PUBLISHED))
+        .map(|(board, published)| Instance24 {
+            id: board[0] as usize,
+            optimal: board[1],
+            cells: board[2..].to_vec(),
+            korf_felner_nodes: published[2],
+            small_catalogue_nodes: published[published.len() - 1],
+        })
+        .collect()
+}
+
+/// The numbers of the `count` instances of [`korf24`] on which Korf & Felner's databases
+/// generated the fewest nodes, easiest first (their "easiest" instances).
+#[must_use]
+pub fn korf24_easiest(count: usize) -> Vec<usize> {
+    let mut all = korf24();
+    all.sort_by_key(|i| i.korf_felner_nodes);
+    all.iter().take(count).map(|i| i.id).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,5 +90,23 @@ mod tests {
         for line in KORF24_PUBLISHED.lines().filter(|l| !l.starts_with('#')) {
             assert_eq!(line.split_whitespace().count(), 10, "{line}");
         }
+    }
+
+    #[test]
+    fn the_24_puzzles_pair_each_board_with_its_published_counts() {
+        let all = korf24();
+        assert_eq!(all.len(), 50);
+        assert!(all.iter().enumerate().all(|(i, x)| x.id == i + 1));
+        assert!(all.iter().all(|x| x.cells.len() == 25));
+        assert_eq!((all[24].id, all[24].optimal), (25, 81));
+        assert_eq!(all[24].korf_felner_nodes, 292_174_444);
+        assert_eq!(all[24].small_catalogue_nodes, 84_227_356);
+        // The order issue 25's pace check lists, by Korf & Felner's 2002 counts.
+        assert_eq!(
+            korf24_easiest(20),
+            [
+                38, 40, 25, 32, 44, 37, 30, 13, 1, 28, 36, 5, 22, 16, 29, 4, 26, 3, 31, 41
+            ]
+        );
     }
 }
