@@ -13,7 +13,7 @@
 #     text that is no board, a ratio below 1 and a distance the shape cannot have are refused
 #     beside their field, with no call; the service scrambles 2×2, 3×3, 5×5 and 8×8 boards;
 #     Cancel (and Escape) aborts an optimal 5×5 Solve and the page is idle within 1 s;
-#   - Solve goes through SolveWatch: a random 5×5 board typed and asked optimally shows its live
+#   - Solve goes through SolveWatch: a hard 5×5 board (Korf & Felner's #10) typed and asked optimally shows its live
 #     line (phase, proven lower bound, nodes, a ticking time) within 2 s, then a best answer with
 #     its proven ratio; Stop leaves the page idle within 1 s with that answer kept (length, ratio,
 #     bound in the status), in the player, and played to the goal. A second server
