@@ -17,7 +17,7 @@
 #     line (phase, proven lower bound, nodes, a ticking time) within 2 s, then a best answer with
 #     its proven ratio; Stop leaves the page idle within 1 s with that answer kept (length, ratio,
 #     bound in the status), in the player, and played to the goal. A second server
-#     (`--case-timeout 6s`, nothing warmed) ends such a case with RESOURCE_EXHAUSTED: the page
+#     (`--case-timeout 15s`, nothing warmed) ends such a case with RESOURCE_EXHAUSTED: the page
 #     keeps the best answer and says the service stopped the search;
 #   - no console error, failed request or request to anywhere but the server.
 # Before that, when npm is there: the committed generated code (web/src/gen) and bundle (web/dist)
