@@ -121,8 +121,10 @@ async fn cheap_calls_beside(server: &TestServer, flood: impl Future<Output = ()>
 /// Bounded 5×5 searches (weighted A*, hundreds of milliseconds each) from one client, unary
 /// and on one stream, no longer hold a worker for their whole run: another client's 3×3 calls
 /// wait at most a few slices. (Before they were sliced, one 3×3 call waited behind every one
-/// of them; and a client's many unary calls were as many shares of the CPU.)
-#[tokio::test]
+/// of them; and a client's many unary calls were as many shares of the CPU.) The server's and
+/// the clients' I/O on two runtime threads, so that one thread's stall on a loaded machine is
+/// not taken for a wait in the scheduler.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bounded_searches_do_not_starve_another_clients_cheap_calls() {
     let server = TestServer::start(config_with(|config| config.scheduling.workers = 2)).await;
     let grid = Grid::new(5, 5).unwrap();
