@@ -45,13 +45,32 @@ async fn follow(
     Vec<pb::SolveProgress>,
     Result<pb::SolveResponse, tonic::Status>,
 ) {
+    let (progress, end) = follow_until(client, request, |_| false).await;
+    (progress, end.expect("followed to the end"))
+}
+
+/// The progress messages of a watch up to the first after which `enough` holds (the call is
+/// then dropped: a cancel, and no end), or up to its end, with how it ended.
+async fn follow_until(
+    client: &mut pb::solver_service_client::SolverServiceClient<tonic::transport::Channel>,
+    request: tonic::Request<SolveWatchRequest>,
+    enough: impl Fn(&[pb::SolveProgress]) -> bool,
+) -> (
+    Vec<pb::SolveProgress>,
+    Option<Result<pb::SolveResponse, tonic::Status>>,
+) {
     let mut stream = client.solve_watch(request).await.unwrap().into_inner();
     let mut progress = Vec::new();
     loop {
         match stream.message().await {
             Ok(Some(pb::SolveWatchResponse {
                 event: Some(Event::Progress(p)),
-            })) => progress.push(p),
+            })) => {
+                progress.push(p);
+                if enough(&progress) {
+                    return (progress, None);
+                }
+            }
             Ok(Some(pb::SolveWatchResponse {
                 event: Some(Event::Answer(answer)),
             })) => {
@@ -59,10 +78,10 @@ async fn follow(
                     stream.message().await.unwrap().is_none(),
                     "the answer ends it"
                 );
-                return (progress, Ok(answer));
+                return (progress, Some(Ok(answer)));
             }
             Ok(other) => panic!("an empty message or an end without answer: {other:?}"),
-            Err(status) => return (progress, Err(status)),
+            Err(status) => return (progress, Some(Err(status))),
         }
     }
 }
@@ -115,20 +134,12 @@ async fn watch_until(
 ) -> Vec<pb::SolveProgress> {
     let mut request = tonic::Request::new(watch(start, interval_ms));
     request.set_timeout(cap);
-    let mut stream = client.solve_watch(request).await.unwrap().into_inner();
-    let mut progress = Vec::new();
-    loop {
-        match stream.message().await {
-            Ok(Some(pb::SolveWatchResponse {
-                event: Some(Event::Progress(p)),
-            })) => progress.push(p),
-            other => panic!("the watch ended before the test saw enough: {other:?}, {progress:?}"),
-        }
-        if enough(&progress) {
-            check_progress(&progress, start);
-            return progress;
-        }
+    let (progress, end) = follow_until(client, request, enough).await;
+    if let Some(end) = end {
+        panic!("the watch ended before the test saw enough: {end:?}, {progress:?}");
     }
+    check_progress(&progress, start);
+    progress
 }
 
 /// The distinct lower bounds a watch's Searching messages gave.
