@@ -419,8 +419,19 @@ fn over_the_wire_to_a_running_server() {
         "r",
     ]);
     assert_eq!(value["reaches_target"], true);
-    // A server that is not there: a clear error naming it, exit code 3 (not reached).
+    // A server that is not there: a clear error naming it, exit code 3 (not reached). Its
+    // runtime drops the listener on its own threads after `drop` returns: until then a
+    // connection is still taken (and fails later, as another error), so wait for the refusal.
+    let addr = server.addr();
     drop(server);
+    let refused_by = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while std::net::TcpStream::connect(addr).is_ok() {
+        assert!(
+            std::time::Instant::now() < refused_by,
+            "{addr} still takes connections"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let (output, _, stderr) = call(&["--server", &url, "hint", "12345678x"]);
     assert_eq!(output.status.code(), Some(3));
     assert!(
