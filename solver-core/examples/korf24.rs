@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p solver-core --example korf24 -- [--ratio R] [FIRST [LAST]]
-//! cargo run --release -p solver-core --example korf24 -- --optimal [--file PATH] [--partition P] [--add P] [--move-pruning N] [ID...|all]
+//! cargo run --release -p solver-core --example korf24 -- --optimal [--file PATH] [--partition P] [--add P] [--race P] [--move-pruning N] [ID...|all]
 //! ```
 //!
 //! With `--file`, the bounded mode is guided by the pattern databases too (read or built as
@@ -18,6 +18,10 @@
 //! as patterns of cells, `/` between patterns and `,` between cells (its set is read from or
 //! written to the directory of `--file`); `--partition P` uses `P` in place of Korf & Felner's
 //! partition (read from or written to `--file`), to measure another partition's node counts.
+//! `--race P` (repeatable) races the set of `P` (read from or written to the directory of
+//! `--file`) against the others through each instance's first iterations, and the search goes
+//! on with the one that took the fewest nodes (as the server does with the stored rivals of its
+//! set, `grid_ida/race.rs`); the nodes printed are every rival's.
 //! `--move-pruning N` forbids duplicate
 //! move strings of up to N moves (default 14, as the server; 2: only a move's reverse). `--threads N` (default 2)
 //! builds the tables and searches each instance on N threads (one search split among them, with the
@@ -153,9 +157,21 @@ fn run_on(search: &mut GridSearch, threads: usize) -> Vec<Move> {
         return moves;
     }
     let slice = Duration::from_millis(5);
+    // Alone while its sets race (a search takes no helper until then).
+    let first = loop {
+        if let Ok(Slice::Found(moves)) = search.run(&Stop::never(), Some(Instant::now() + slice)) {
+            return moves;
+        }
+        if let Some(helper) = search.helper() {
+            break helper;
+        }
+    };
     std::thread::scope(|scope| {
+        let mut first = Some(first);
         for _ in 1..threads {
-            let mut helper = search.helper().expect("a search under way");
+            let mut helper = first
+                .take()
+                .unwrap_or_else(|| search.helper().expect("a search under way"));
             scope.spawn(move || while !helper.run(Instant::now() + slice) {});
         }
         loop {
@@ -171,13 +187,18 @@ fn run_on(search: &mut GridSearch, threads: usize) -> Vec<Move> {
 fn optimal(
     file: Option<&PathBuf>,
     more: &[Partition],
+    races: &[Partition],
     threads: usize,
     longest: usize,
     ids: &[usize],
 ) {
     let grid = Grid::new(5, 5).expect("5x5");
     let goal = GridBoard::goal(grid);
-    let dbs = Arc::new(databases(file, more, threads));
+    let mut sets = vec![Arc::new(databases(file, more, threads))];
+    for partition in races {
+        let beside = file.map(|f| f.with_file_name(grid_pdb::file_name(partition)));
+        sets.push(Arc::new(one_set(partition, beside.as_ref(), threads)));
+    }
     let t = Instant::now();
     let pruning = Arc::new(MovePruning::build(grid, Move::ALL, longest));
     println!(
@@ -197,7 +218,7 @@ fn optimal(
             .expect("an instance from 1 to 50");
         let start = GridBoard::new(grid, cells).expect("a valid board");
         let t = Instant::now();
-        let mut search = GridSearch::with_databases(&start, &goal, Arc::clone(&dbs))
+        let mut search = GridSearch::with_rival_databases(&start, &goal, &sets)
             .expect("reachable")
             .with_pruning(Arc::clone(&pruning));
         let h0 = search.bound();
@@ -243,7 +264,7 @@ fn optimal(
 
 const USAGE: &str = "usage: korf24 [--ratio R] [--file PATH] [FIRST [LAST]]
        korf24 --memory
-       korf24 --optimal [--file PATH] [--partition P] [--add P] [--move-pruning N] [--threads N] [ID...|all]";
+       korf24 --optimal [--file PATH] [--partition P] [--add P] [--race P] [--move-pruning N] [--threads N] [ID...|all]";
 
 /// What the command line asks for.
 struct Options {
@@ -254,6 +275,7 @@ struct Options {
     threads: usize,
     more: Vec<Partition>,
     partition: Option<Partition>,
+    races: Vec<Partition>,
     longest: usize,
 }
 
@@ -276,6 +298,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
         threads: 2,
         more: Vec::new(),
         partition: None,
+        races: Vec::new(),
         longest: fsm::longest_for(Grid::new(5, 5).expect("5×5")),
     };
     while let Some(arg) = args.next() {
@@ -290,6 +313,10 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
             "--add" => {
                 let text: String = value(&mut args, "--add", "a partition")?;
                 options.more.push(parse_partition(&text)?);
+            }
+            "--race" => {
+                let text: String = value(&mut args, "--race", "a partition")?;
+                options.races.push(parse_partition(&text)?);
             }
             "--move-pruning" => {
                 options.longest = value(&mut args, "--move-pruning", "a number of moves")?;
@@ -377,6 +404,7 @@ fn main() {
         threads,
         mut more,
         partition,
+        races,
         longest,
     } = match parse_args(args.into_iter()) {
         Ok(options) => options,
@@ -391,7 +419,7 @@ fn main() {
         more.insert(0, Partition::default_for(Grid::new(5, 5).expect("5x5"), 24));
     }
     if exact {
-        optimal(file.as_ref(), &more, threads, longest, &range);
+        optimal(file.as_ref(), &more, &races, threads, longest, &range);
         return;
     }
     // With --file, the bounded search is guided by the databases too.

@@ -56,6 +56,16 @@ impl Stop {
         self
     }
 
+    /// The same check for a search that goes on after others of the same work expanded `used`
+    /// nodes: the node budget covers them all.
+    #[must_use]
+    pub fn after(&self, used: u64) -> Self {
+        Self {
+            node_budget: self.node_budget.map(|budget| budget.saturating_sub(used)),
+            ..self.clone()
+        }
+    }
+
     /// The node count at which a search that has expanded `nodes` should poll next: one
     /// [`POLL_INTERVAL`] on, or just past the node budget, so that a budget is exact.
     #[must_use]

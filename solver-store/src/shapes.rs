@@ -98,6 +98,36 @@ pub fn partition_to_use(
     partition_for(grid, blank, room.min(request_build))
 }
 
+/// The partitions whose sets race `main`'s (`solver_core::tiles::grid_ida`'s race) within
+/// `room` bytes beside it: the rivals of the default partition ([`Partition::rivals_for`]) when
+/// `main` is the default, as many as their tables fit.
+#[must_use]
+pub fn rivals_within(main: &Partition, room: u64) -> Vec<Partition> {
+    if *main != Partition::default_for(main.grid(), main.blank()) {
+        return Vec::new();
+    }
+    let mut left = room;
+    Partition::rivals_for(main.grid(), main.blank())
+        .into_iter()
+        .filter(|rival| {
+            let fits = rival.table_bytes() <= left;
+            if fits {
+                left -= rival.table_bytes();
+            }
+            fits
+        })
+        .collect()
+}
+
+/// The stored set of `partition`: `None` when `data` holds none, or it fails its checks (a
+/// warning names it). A rival set is only ever loaded: an operator builds it.
+#[must_use]
+pub fn load_databases(data: &DataDir, partition: &Partition) -> Option<GridDatabases> {
+    load(data, &grid_pdb::file_name(partition), |reader| {
+        GridDatabases::read_from(reader, partition)
+    })
+}
+
 /// Loads into `tables` every class's table stored in `data` and missing there (a file is read
 /// in well under a second); returns the bytes of the tables it put in, so that a caller adds
 /// each table to its budget once.
@@ -262,7 +292,13 @@ pub fn build_shape(
     } else {
         // An operator's build: no request limit.
         let partition = partition_to_use(&data, grid, blank, room, u64::MAX).ok_or_else(over)?;
+        let beside = room.saturating_sub(partition.table_bytes());
+        let rivals = rivals_within(&partition, beside);
         databases(&data, partition, threads, pace);
+        // Each set is dropped once stored: a rival's build has the whole budget.
+        for rival in rivals.into_iter().filter(|r| r.build_bytes() <= room) {
+            databases(&data, rival, threads, pace);
+        }
     }
     Ok(())
 }
@@ -309,6 +345,23 @@ mod tests {
         let over = build_shape(data, Grid::new(3, 4).unwrap(), 11, 1, 1, unpaced);
         assert!(matches!(over, Err(ShapeError::OverBudget { mib: 1, .. })));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The 24-puzzle's rivals race the default set when the room holds them beside it, and
+    /// never a smaller set chosen for a tight budget.
+    #[test]
+    fn rivals_race_the_default_set_when_they_fit_beside_it() {
+        let grid = Grid::new(5, 5).unwrap();
+        let default = Partition::default_for(grid, 24);
+        let rivals = rivals_within(&default, 2 << 30);
+        assert_eq!(rivals, Partition::rivals_for(grid, 24));
+        assert!(!rivals.is_empty());
+        assert!(rivals_within(&default, default.table_bytes() - 1).is_empty());
+        let small = partition_for(grid, 24, 256 << 20).unwrap();
+        assert_ne!(small, default);
+        assert!(rivals_within(&small, 8 << 30).is_empty());
+        let none = DataDir::new(None);
+        assert!(load_databases(&none, &rivals[0]).is_none());
     }
 
     #[test]

@@ -22,7 +22,9 @@
 //!
 //! A search can be split among threads ([`GridSearch::helper`]): its helpers take subtrees of
 //! each iteration and give work away as soon as another has none, and the answer is the one the
-//! search alone gives (see `team.rs`).
+//! search alone gives (see `team.rs`). Several sets of databases can race through its first
+//! iterations, the one that prunes most for the board going on ([`GridSearch::with_rival_databases`],
+//! `race.rs`).
 //!
 //! Each move changes the heuristic incrementally (the moved tile's Manhattan distance and two
 //! lines' conflicts, or one pattern's index per side), so the hot loop allocates nothing. Each
@@ -46,6 +48,7 @@ use super::grid_board::GridBoard;
 use super::grid_pdb::{GridDatabases, Lookup, Moved};
 use crate::stop::{SearchStats, Stop, Stopped};
 
+mod race;
 mod team;
 
 /// What one slice of a search ended with.
@@ -66,6 +69,10 @@ pub struct GridSearch {
     /// Once [`GridSearch::helper`] split it: this search's place in its team, which then does
     /// the work.
     member: Option<Box<team::Member>>,
+    /// While other sets of databases race this one's ([`GridSearch::with_rival_databases`]).
+    race: Option<Box<race::Race>>,
+    /// A lower bound proven by the race's rivals, which the one left may not have reached.
+    floor: u32,
 }
 
 /// How far [`Core::run`] got.
@@ -459,6 +466,19 @@ impl Core {
         self.next[depth] = 0;
     }
 
+    /// Starts the next iteration at the root, whose bound the last one found.
+    fn next_iteration(&mut self) {
+        assert!(
+            self.next_bound != u32::MAX,
+            "IDA* exhausted a connected space without reaching the target"
+        );
+        self.bound = self.next_bound;
+        self.next_bound = u32::MAX;
+        self.next[0] = self.pruning.row(self.states[0]).0;
+        self.stats.iterations += 1;
+        self.reserve();
+    }
+
     /// The depth-first search of the module docs, from wherever the last call stopped.
     fn run<H: Heuristic>(
         &mut self,
@@ -479,15 +499,7 @@ impl Core {
                     if self.one_iteration {
                         return Ok(Step::Exhausted);
                     }
-                    assert!(
-                        self.next_bound != u32::MAX,
-                        "IDA* exhausted a connected space without reaching the target"
-                    );
-                    self.bound = self.next_bound;
-                    self.next_bound = u32::MAX;
-                    self.next[0] = self.pruning.row(self.states[0]).0;
-                    self.stats.iterations += 1;
-                    self.reserve();
+                    self.next_iteration();
                     continue;
                 }
                 self.depth -= 1;
@@ -593,6 +605,8 @@ impl GridSearch {
             estimate: Estimate::Conflicts(Box::new(conflicts)),
             target: target.clone(),
             member: None,
+            race: None,
+            floor: 0,
         })
     }
 
@@ -614,7 +628,31 @@ impl GridSearch {
             estimate: Estimate::Databases(Box::new(Databases { dbs, lookup })),
             target: target.clone(),
             member: None,
+            race: None,
+            floor: 0,
         })
+    }
+
+    /// A search from `start` to `target` guided by whichever of `sets` prunes the most for this
+    /// board: they race through the first iterations (`grid_ida/race.rs`), and the winner goes
+    /// on alone, with the same answer as any of them alone; `None` when `target` cannot be
+    /// reached or none of `sets` fits it (sets that do not fit are left out). With one set that
+    /// fits, the same as [`with_databases`](Self::with_databases).
+    #[must_use]
+    pub fn with_rival_databases(
+        start: &GridBoard,
+        target: &GridBoard,
+        sets: &[Arc<GridDatabases>],
+    ) -> Option<Self> {
+        let mut fitting = sets
+            .iter()
+            .filter_map(|dbs| Self::with_databases(start, target, Arc::clone(dbs)));
+        let mut search = fitting.next()?;
+        let others: Vec<_> = fitting.map(|rival| (rival.core, rival.estimate)).collect();
+        if !others.is_empty() {
+            search.race = Some(Box::new(race::Race::new(others)));
+        }
+        Some(search)
     }
 
     /// The same search with `pruning` skipping the duplicate move strings it knows (by default
@@ -634,6 +672,9 @@ impl GridSearch {
         );
         assert!(self.core.stats.nodes == 0, "the search has already run");
         assert!(self.member.is_none(), "the search is already split");
+        if let Some(race) = &mut self.race {
+            race.set_pruning(&pruning);
+        }
         self.core.pruning = pruning;
         self
     }
@@ -652,18 +693,24 @@ impl GridSearch {
     /// before any); the optimal length itself once found.
     #[must_use]
     pub fn bound(&self) -> u32 {
-        match &self.member {
-            Some(member) => member.bound(),
-            None => self.core.bound,
-        }
+        let bound = match (&self.member, &self.race) {
+            (Some(member), _) => member.bound(),
+            (None, Some(race)) => race.bound(&self.core),
+            (None, None) => self.core.bound,
+        };
+        bound.max(self.floor)
     }
 
     /// The work done so far (by the whole team, once split).
     #[must_use]
     pub fn stats(&self) -> SearchStats {
-        match &self.member {
-            Some(member) => member.stats(),
-            None => self.core.stats,
+        match (&self.member, &self.race) {
+            (Some(member), _) => member.stats(),
+            (None, Some(race)) => SearchStats {
+                nodes: race.nodes(&self.core),
+                ..self.core.stats
+            },
+            (None, None) => self.core.stats,
         }
     }
 
@@ -674,10 +721,14 @@ impl GridSearch {
     /// this search's last [`run`](Self::run); a node budget is checked by each against the
     /// team's count at the start of its slice, so a team may overshoot it by a slice per helper.
     ///
-    /// `None` when the search is over (its answer found).
+    /// `None` when the search is over (its answer found), or while its sets of databases race
+    /// (a few tenths of a second: ask again after a slice).
     #[must_use]
     pub fn helper(&mut self) -> Option<Helper> {
-        if self.core.found || self.member.as_ref().is_some_and(|member| member.is_over()) {
+        if self.core.found
+            || self.race.is_some()
+            || self.member.as_ref().is_some_and(|member| member.is_over())
+        {
             return None;
         }
         let member = self.member.get_or_insert_with(|| {
@@ -701,6 +752,15 @@ impl GridSearch {
     pub fn run(&mut self, stop: &Stop, slice_end: Option<Instant>) -> Result<Slice, Stopped> {
         if let Some(member) = &mut self.member {
             return member.run_lead(stop, slice_end);
+        }
+        if let Some(race) = &mut self.race {
+            match race.run(&mut self.core, &mut self.estimate, stop, slice_end)? {
+                race::Outcome::Suspended => return Ok(Slice::Suspended),
+                race::Outcome::Decided(winner) => {
+                    let race = self.race.take().expect("a race under way");
+                    self.floor = race.finish(winner, &mut self.core, &mut self.estimate);
+                }
+            }
         }
         Ok(match self.estimate.run(&mut self.core, stop, slice_end)? {
             Step::Found(moves) => Slice::Found(moves),

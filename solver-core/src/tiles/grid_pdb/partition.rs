@@ -23,6 +23,18 @@ const KORF_FELNER_24: [[u8; 6]; 4] = [
     [12, 17, 18, 19, 22, 23],
 ];
 
+/// Clausecker's best single 6-6-6-6 partition of the 24-puzzle (Clausecker & Reinefeld 2019,
+/// `clausecker/24puzzle`, `catalogues/best-single.cat`: the partition of their catalogue with
+/// the fewest nodes alone), moved to the blank-last goal by the same half-turn. On Korf &
+/// Felner's 20 easiest instances it takes from 0.5 to 3.8 times the nodes of theirs, instance by
+/// instance: a rival to race ([`Partition::rivals_for`]) rather than a better default.
+const CLAUSECKER_BEST_24: [[u8; 6]; 4] = [
+    [13, 14, 18, 19, 22, 23],
+    [12, 15, 16, 17, 20, 21],
+    [0, 1, 5, 6, 10, 11],
+    [2, 3, 4, 7, 8, 9],
+];
+
 /// Why cells do not make a partition.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PartitionError {
@@ -157,6 +169,25 @@ impl Partition {
         Self::automatic(grid, blank, DEFAULT_BUDGET)
     }
 
+    /// The partitions whose sets may race [`default_for`](Self::default_for)'s on each board
+    /// (`grid_ida/race.rs`), strongest first: Clausecker's best single 6-6-6-6 on 5×5 with the
+    /// blank last, none elsewhere.
+    ///
+    /// # Panics
+    /// When `blank` is not a cell of `grid`.
+    #[must_use]
+    pub fn rivals_for(grid: Grid, blank: usize) -> Vec<Self> {
+        assert!(
+            blank < grid.cells(),
+            "blank cell {blank} is not on a {grid} board"
+        );
+        if grid.rows() == 5 && grid.cols() == 5 && blank == 24 {
+            let patterns = CLAUSECKER_BEST_24.iter().map(|p| p.to_vec()).collect();
+            return vec![Self::new(grid, blank, patterns).expect("a valid partition")];
+        }
+        Vec::new()
+    }
+
     /// The largest patterns (at most 8 tiles) whose tables fit `budget` bytes, as compact as
     /// a simple rule makes them: cells taken in a snake along the board's longer side (row by
     /// row on a tall or square board, column by column on a wide one), each pattern a run of it.
@@ -286,6 +317,17 @@ impl fmt::Display for Partition {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rivals_are_other_partitions_of_the_same_tiles() {
+        let grid = Grid::new(5, 5).unwrap();
+        let rivals = Partition::rivals_for(grid, 24);
+        assert_eq!(rivals.len(), 1);
+        assert_ne!(rivals[0], Partition::default_for(grid, 24));
+        assert_eq!(rivals[0].table_bytes(), 976_562_500);
+        assert!(Partition::rivals_for(grid, 0).is_empty());
+        assert!(Partition::rivals_for(Grid::new(4, 5).unwrap(), 19).is_empty());
+    }
 
     #[test]
     fn defaults_cover_every_tile_within_the_budget() {

@@ -173,6 +173,9 @@ pub struct Bounded {
     pub informed: bool,
 }
 
+/// Sets of pattern databases that race one another (`grid_ida/race.rs`).
+type RivalSets = Vec<Arc<GridDatabases>>;
+
 /// Every sliding table one owner holds, and the choice of method (see the [module](self)).
 #[derive(Debug, Default)]
 pub struct Solver {
@@ -182,6 +185,8 @@ pub struct Solver {
     tables: Mutex<HashMap<Grid, Arc<GridTables>>>,
     /// The pattern databases, per shape and target blank cell.
     databases: Mutex<HashMap<(Grid, usize), Arc<GridDatabases>>>,
+    /// Sets of other partitions that race those on each optimal case (`grid_ida/race.rs`).
+    rivals: Mutex<HashMap<(Grid, usize), RivalSets>>,
     /// The move-pruning automata of the other shapes.
     pruning: PruningTables,
     /// The longest move strings those automata forbid, at most (`None`: each shape's
@@ -277,7 +282,9 @@ impl Solver {
                 };
             }
         } else if let Some(databases) = self.databases(grid, blank) {
-            let search = GridSearch::with_databases(start, target, databases)
+            let mut sets = vec![databases];
+            sets.extend(self.rival_databases(grid, blank));
+            let search = GridSearch::with_rival_databases(start, target, &sets)
                 .expect("the databases fit the target");
             return Begun::Search(self.with_pruning(search, grid));
         }
@@ -362,6 +369,37 @@ impl Solver {
     #[must_use]
     pub fn databases(&self, grid: Grid, blank: usize) -> Option<Arc<GridDatabases>> {
         lock(&self.databases).get(&(grid, blank)).cloned()
+    }
+
+    /// The sets held beside [`databases`](Self::databases) for `grid` and `blank`, which race
+    /// them on each optimal case.
+    #[must_use]
+    pub fn rival_databases(&self, grid: Grid, blank: usize) -> Vec<Arc<GridDatabases>> {
+        lock(&self.rivals)
+            .get(&(grid, blank))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Holds `databases` (another partition's) for `grid` and `blank` from now on, to race the
+    /// main set on each optimal case; `false` (and nothing changes) when a set of the same
+    /// partition is held for them already.
+    pub fn install_rival_databases(
+        &self,
+        grid: Grid,
+        blank: usize,
+        databases: GridDatabases,
+    ) -> bool {
+        let mut rivals = lock(&self.rivals);
+        let held = rivals.entry((grid, blank)).or_default();
+        if held
+            .iter()
+            .any(|set| set.partition() == databases.partition())
+        {
+            return false;
+        }
+        held.push(Arc::new(databases));
+        true
     }
 
     /// Holds `databases` for `grid` and `blank` from now on; `false` (and nothing changes) when

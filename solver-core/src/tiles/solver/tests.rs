@@ -129,8 +129,41 @@ fn each_shape_gets_its_method() {
         panic!("a search");
     };
     assert_eq!(search.lacks_pruning(), None);
-    assert_eq!(finish(Begun::Search(search)), Some((without, "ida-pdb")));
+    assert_eq!(
+        finish(Begun::Search(search)),
+        Some((without.clone(), "ida-pdb"))
+    );
     assert!(solver.bounded(&start, &goal, 1.5).informed);
+    // Another partition's set races the first on each case, with the same answers.
+    let columns = vec![
+        vec![0, 7, 1, 8],
+        vec![2, 9, 3, 10],
+        vec![4, 11, 5, 12],
+        vec![6],
+    ];
+    let rival = Partition::new(grid, blank, columns).unwrap();
+    let build = || GridDatabases::build(rival.clone(), 1, &Unpaced);
+    assert!(solver.install_rival_databases(grid, blank, build()));
+    assert!(
+        !solver.install_rival_databases(grid, blank, build()),
+        "held already"
+    );
+    assert_eq!(solver.rival_databases(grid, blank).len(), 1);
+    for seed in 5..12 {
+        let start = walk(&goal, 40 + 3 * seed as usize, seed);
+        let Begun::Search(search) = solver.begin(&start, &goal, Lacking::SearchWithout) else {
+            panic!("a search");
+        };
+        let alone = crate::tiles::grid_ida::solve_with_databases(
+            &start,
+            &goal,
+            &solver.databases(grid, blank).unwrap(),
+            &crate::tiles::fsm::PruningTables::new(),
+            &Stop::never(),
+        )
+        .unwrap();
+        assert_eq!(finish(Begun::Search(search)), Some((alone, "ida-pdb")));
+    }
 }
 
 #[test]

@@ -262,10 +262,25 @@ impl Grids {
                 lock(&self.refused).insert((grid, blank));
                 return;
             };
+            let rivals = shapes::rivals_within(
+                &partition,
+                self.room().saturating_sub(partition.table_bytes()),
+            );
             let set = shapes::databases(&self.data, partition, self.threads, pace);
             let bytes = set.memory_bytes();
-            if self.solver.install_databases(grid, blank, set) {
-                self.held.fetch_add(bytes, Ordering::Relaxed);
+            if !self.solver.install_databases(grid, blank, set) {
+                return;
+            }
+            self.held.fetch_add(bytes, Ordering::Relaxed);
+            // Stored rivals race the set on each optimal case; only an operator builds them.
+            for rival in rivals {
+                let Some(set) = shapes::load_databases(&self.data, &rival) else {
+                    continue;
+                };
+                let bytes = set.memory_bytes();
+                if self.solver.install_rival_databases(grid, blank, set) {
+                    self.held.fetch_add(bytes, Ordering::Relaxed);
+                }
             }
         }
     }

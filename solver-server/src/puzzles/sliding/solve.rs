@@ -283,8 +283,7 @@ impl Puzzle for Sliding {
         let Some(ran) = ran else {
             // A node budget is exact on one token (a team's members poll it apart).
             if !work.split && stop.node_budget().is_none() {
-                work.split = true;
-                split(search, shared, slice);
+                work.split = split(search, shared, slice);
             }
             return Progress::Pending;
         };
@@ -450,14 +449,19 @@ fn length_proven(limits: &CaseLimits) -> bool {
 /// helper per token more (unless it has a node budget, which stays exact on one token). Each helper is a task of the case's own flow, so it runs only on a
 /// turn the flow would get anyway (another caller's cases keep theirs), and an idle server puts
 /// every core on the one hard case. The answer is the one the search alone would give.
-fn split(search: &mut Search, shared: &Shared, slice: &Slice<'_>) {
+/// Returns whether it split: a search whose sets of databases still race takes no helper
+/// yet, and is asked again after its next slice.
+fn split(search: &mut Search, shared: &Shared, slice: &Slice<'_>) -> bool {
+    let mut split = false;
     for _ in 1..shared.scheduler.workers() {
         let Some(helper) = search.helper() else {
             break;
         };
         slice.spawn_helper(SearchHelper(helper));
         shared.metrics.search_helpers.inc();
+        split = true;
     }
+    split
 }
 
 /// A helper of a split search, as the scheduler runs it.

@@ -1,0 +1,511 @@
+//! Several sets of pattern databases for one board, raced through the search's first iterations
+//! so that the rest of it is guided by the set that prunes the most for this board.
+//!
+//! No one partition of the 24-puzzle's tiles is best on every board: on Korf & Felner's 20
+//! easiest instances, Clausecker's best single 6-6-6-6 partition takes from 0.5 to 3.8 times the
+//! nodes of Korf & Felner's, instance by instance, and the ratio of one early iteration's nodes
+//! already tells which is lower for the whole search (`korf24 --race`, README). Every set is
+//! admissible, so every rival finds the same answer (the smallest optimal path): the race changes
+//! the time, never the answer.
+//!
+//! Each rival searches one iteration at a time (its core ends at the root rather than going on to
+//! the next bound), the rival with the lowest bound first. Once every rival has searched one
+//! bound and one of them needed at least [`RACE_NODES`] for it, the rival with the fewest nodes
+//! there wins (the first set on a tie); a rival whose iteration is past that many nodes and past a
+//! whole iteration of another at the same bound drops out at once, so a loser costs at most about
+//! the winner's nodes. The winner goes on where it is; every rival's nodes count in the search's.
+
+use std::time::{Duration, Instant};
+
+use super::{Core, Estimate, Step};
+use crate::stop::{Stop, Stopped};
+
+/// The nodes one bound must take before the race is decided there: about 25 ms of one core.
+/// On Korf & Felner's 20 easiest, deciding at the first bound with 0.5 M, 1 M, 2 M or 4 M nodes
+/// chose wrongly only between sets within a few per cent of each other, and the race's cost
+/// grows with the bound it is decided at (`korf24 --race`'s node counts per bound, README).
+pub(super) const RACE_NODES: u64 = 1_000_000;
+
+/// How long one rival runs before the race looks at the nodes again.
+const TURN: Duration = Duration::from_millis(2);
+
+/// The rivals of a search beside its own core and estimate (rival 0), and how each has done.
+#[derive(Debug, Clone)]
+pub(super) struct Race {
+    /// Rivals 1, 2, …: the searches with the other sets.
+    others: Vec<(Core, Estimate)>,
+    /// Per rival, rival 0 first.
+    records: Vec<Record>,
+    /// The nodes that decide, [`RACE_NODES`] but in tests.
+    threshold: u64,
+}
+
+/// One rival's iterations.
+#[derive(Debug, Clone, Default)]
+struct Record {
+    /// The bounds it searched in full and the nodes each took.
+    done: Vec<(u32, u64)>,
+    /// Its node count when its current iteration began.
+    started: u64,
+    /// Whether it dropped out.
+    out: bool,
+}
+
+/// How a turn of the race ended.
+#[derive(Debug)]
+pub(super) enum Outcome {
+    /// The slice ended first.
+    Suspended,
+    /// This rival won (or found the answer): the search goes on with it alone ([`Race::finish`]).
+    Decided(usize),
+}
+
+impl Race {
+    /// A race of the search's own core against `others`, all at their first iteration.
+    pub(super) fn new(others: Vec<(Core, Estimate)>) -> Self {
+        Self {
+            records: vec![Record::default(); others.len() + 1],
+            others,
+            threshold: RACE_NODES,
+        }
+    }
+
+    #[cfg(test)]
+    pub(super) fn with_threshold(mut self, nodes: u64) -> Self {
+        self.threshold = nodes;
+        self
+    }
+
+    /// Rival `i`: the search's own (`own`) for 0.
+    fn rival<'a>(
+        &'a mut self,
+        i: usize,
+        own: (&'a mut Core, &'a mut Estimate),
+    ) -> (&'a mut Core, &'a mut Estimate) {
+        match i {
+            0 => own,
+            _ => {
+                let (core, estimate) = &mut self.others[i - 1];
+                (core, estimate)
+            }
+        }
+    }
+
+    /// Every rival's core, rival 0 first.
+    fn cores<'a>(&'a self, own: &'a Core) -> impl Iterator<Item = &'a Core> {
+        std::iter::once(own).chain(self.others.iter().map(|(core, _)| core))
+    }
+
+    /// The nodes of every rival together.
+    pub(super) fn nodes(&self, own: &Core) -> u64 {
+        self.cores(own).map(|core| core.stats.nodes).sum()
+    }
+
+    /// The largest bound a rival has proven: every rival is admissible, so each one's proof holds.
+    pub(super) fn bound(&self, own: &Core) -> u32 {
+        self.cores(own).map(|core| core.bound).max().unwrap_or(0)
+    }
+
+    /// The nodes rival `i` took for `bound`: `Some(0)` when it skipped that bound (its own
+    /// bounds went past it), `None` while it has not searched it in full.
+    fn size_at(&self, i: usize, core: &Core, bound: u32) -> Option<u64> {
+        let record = &self.records[i];
+        match record.done.iter().find(|(b, _)| *b == bound) {
+            Some(&(_, nodes)) => Some(nodes),
+            None => (core.bound > bound || core.found).then_some(0),
+        }
+    }
+
+    /// Runs the race until the slice ends (`Suspended`) or a rival wins; `stop` applies to the
+    /// nodes of every rival together.
+    ///
+    /// # Errors
+    /// [`Stopped`] when `stop` fires, with the nodes of every rival.
+    pub(super) fn run(
+        &mut self,
+        own_core: &mut Core,
+        own_estimate: &mut Estimate,
+        stop: &Stop,
+        slice_end: Option<Instant>,
+    ) -> Result<Outcome, Stopped> {
+        loop {
+            let i = (0..self.records.len())
+                .filter(|&i| !self.records[i].out)
+                .min_by_key(|&i| {
+                    let bound = match i {
+                        0 => own_core.bound,
+                        _ => self.others[i - 1].0.bound,
+                    };
+                    (bound, i)
+                })
+                .expect("a race has a rival in it");
+            let total = self.nodes(own_core);
+            let started = self.records[i].started;
+            let (core, estimate) = self.rival(i, (own_core, own_estimate));
+            let others = total - core.stats.nodes;
+            let turn = Instant::now() + TURN;
+            let end = slice_end.map_or(turn, |end| end.min(turn));
+            core.one_iteration = true;
+            let step = estimate.run(core, &stop.after(others), Some(end));
+            let nodes = core.stats.nodes;
+            match step {
+                Err(mut stopped) => {
+                    stopped.stats.nodes += others;
+                    return Err(stopped);
+                }
+                Ok(Step::Found(_)) => return Ok(Outcome::Decided(i)),
+                Ok(Step::Exhausted) => {
+                    let bound = core.bound;
+                    core.next_iteration();
+                    let record = &mut self.records[i];
+                    record.done.push((bound, nodes - started));
+                    record.started = nodes;
+                    if let Some(winner) = self.winner_at(bound, own_core) {
+                        return Ok(Outcome::Decided(winner));
+                    }
+                }
+                Ok(Step::Suspended) => {
+                    let bound = core.bound;
+                    let so_far = nodes - started;
+                    let beaten = so_far >= self.threshold
+                        && (0..self.records.len()).any(|j| {
+                            j != i
+                                && !self.records[j].out
+                                && self
+                                    .size_at(j, self.core_of(j, own_core), bound)
+                                    .is_some_and(|theirs| theirs < so_far)
+                        });
+                    if beaten {
+                        self.records[i].out = true;
+                        let mut left = (0..self.records.len()).filter(|&j| !self.records[j].out);
+                        if let (Some(last), None) = (left.next(), left.next()) {
+                            return Ok(Outcome::Decided(last));
+                        }
+                    }
+                    if slice_end.is_some_and(|end| Instant::now() >= end) {
+                        return Ok(Outcome::Suspended);
+                    }
+                }
+            }
+        }
+    }
+
+    fn core_of<'a>(&'a self, i: usize, own: &'a Core) -> &'a Core {
+        match i {
+            0 => own,
+            _ => &self.others[i - 1].0,
+        }
+    }
+
+    /// The winner once every rival still in has searched `bound` and one needed at least the
+    /// threshold's nodes for it: the fewest nodes there, the first on a tie.
+    fn winner_at(&self, bound: u32, own: &Core) -> Option<usize> {
+        let sizes: Vec<(usize, u64)> = (0..self.records.len())
+            .filter(|&i| !self.records[i].out)
+            .map(|i| Some((i, self.size_at(i, self.core_of(i, own), bound)?)))
+            .collect::<Option<_>>()?;
+        let most = sizes.iter().map(|&(_, nodes)| nodes).max()?;
+        (most >= self.threshold).then(|| {
+            sizes
+                .iter()
+                .min_by_key(|&&(i, nodes)| (nodes, i))
+                .map(|&(i, _)| i)
+                .expect("a rival in the race")
+        })
+    }
+
+    /// Ends the race: rival `winner` is swapped into `core` and `estimate` (rival 0's) to go on
+    /// alone, counting every rival's nodes as its own; returns the largest bound any rival proved.
+    pub(super) fn finish(mut self, winner: usize, core: &mut Core, estimate: &mut Estimate) -> u32 {
+        let proven = self.bound(core);
+        let total = self.nodes(core);
+        if winner > 0 {
+            let (their_core, their_estimate) = &mut self.others[winner - 1];
+            std::mem::swap(core, their_core);
+            std::mem::swap(estimate, their_estimate);
+        }
+        core.stats.nodes = total;
+        core.one_iteration = false;
+        proven
+    }
+
+    /// Gives every rival `pruning` (as [`super::GridSearch::with_pruning`] gives the search's own).
+    pub(super) fn set_pruning(&mut self, pruning: &std::sync::Arc<crate::tiles::fsm::MovePruning>) {
+        for (core, _) in &mut self.others {
+            core.pruning = std::sync::Arc::clone(pruning);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::{GridSearch, Slice, finish};
+    use super::*;
+    use crate::tiles::board::Move;
+    use crate::tiles::fsm::{self, PruningTables};
+    use crate::tiles::grid::Grid;
+    use crate::tiles::grid_board::GridBoard;
+    use crate::tiles::grid_pdb::{GridDatabases, Partition};
+
+    /// Three sets for the 15-puzzle's goal: 2×2 blocks, rows, and one tile a pattern (no better
+    /// than Manhattan distance).
+    fn sets() -> Vec<Arc<GridDatabases>> {
+        let grid = Grid::FIFTEEN;
+        let blocks = vec![
+            vec![0, 1, 4, 5],
+            vec![2, 3, 6, 7],
+            vec![8, 9, 12, 13],
+            vec![10, 11, 14],
+        ];
+        let rows = vec![
+            vec![0, 1, 2, 3],
+            vec![4, 5, 6, 7],
+            vec![8, 9, 10, 11],
+            vec![12, 13, 14],
+        ];
+        let singles = (0..15).map(|cell| vec![cell]).collect();
+        [blocks, rows, singles]
+            .into_iter()
+            .map(|patterns| {
+                let partition = Partition::new(grid, 15, patterns).unwrap();
+                Arc::new(GridDatabases::build(partition, 1, &crate::Unpaced))
+            })
+            .collect()
+    }
+
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
+    /// A board `steps` random moves from the goal.
+    fn walk(steps: usize, next: &mut impl FnMut() -> u64) -> GridBoard {
+        (0..steps).fold(GridBoard::goal(Grid::FIFTEEN), |board, _| {
+            board
+                .apply(Move::ALL[(next() % 4) as usize])
+                .unwrap_or(board)
+        })
+    }
+
+    /// A raced search in slices of one poll, `threshold` nodes deciding: its answer, its nodes,
+    /// and the set that won; its bound never goes down on the way.
+    fn raced(
+        start: &GridBoard,
+        sets: &[Arc<GridDatabases>],
+        threshold: u64,
+        tables: &PruningTables,
+    ) -> (Vec<Move>, u64, Arc<GridDatabases>) {
+        let grid = Grid::FIFTEEN;
+        let goal = GridBoard::goal(grid);
+        let mut search = GridSearch::with_rival_databases(start, &goal, sets)
+            .unwrap()
+            .with_pruning(tables.get(grid, Move::ALL, fsm::longest_for(grid)));
+        let race = search
+            .race
+            .take()
+            .map(|race| race.with_threshold(threshold));
+        search.race = race.map(Box::new);
+        let mut bound = search.bound();
+        let moves = loop {
+            let found = search.run(&Stop::never(), Some(Instant::now()));
+            assert!(search.bound() >= bound, "{start}: the bound went down");
+            bound = search.bound();
+            if let Ok(Slice::Found(moves)) = found {
+                break moves;
+            }
+        };
+        assert_eq!(bound as usize, moves.len());
+        let super::super::Estimate::Databases(databases) = &search.estimate else {
+            unreachable!("raced sets are databases")
+        };
+        (moves, search.stats().nodes, Arc::clone(&databases.dbs))
+    }
+
+    /// Whichever set wins, the answer is the one each set alone gives (the smallest optimal
+    /// path), with races decided after a few nodes or many, whatever order the sets come in.
+    #[test]
+    fn a_race_gives_the_answer_of_each_set_alone() {
+        let sets = sets();
+        let tables = PruningTables::new();
+        let goal = GridBoard::goal(Grid::FIFTEEN);
+        let mut next = xorshift(0x005e_ed0f_7ace);
+        for round in 0..12 {
+            let start = walk(60 + round * 10, &mut next);
+            let alone = GridSearch::with_databases(&start, &goal, Arc::clone(&sets[0])).unwrap();
+            let alone = finish(alone, &tables, &Stop::never()).unwrap();
+            let mut order = sets.clone();
+            order.rotate_left(round % 3);
+            let threshold = [1, 200, 5_000, RACE_NODES][round % 4];
+            let (moves, _, _) = raced(&start, &order, threshold, &tables);
+            assert_eq!(moves, alone, "{start}, threshold {threshold}");
+        }
+    }
+
+    /// The set that prunes the most wins, even when it comes last, and the race costs far fewer
+    /// nodes than the weakest set alone.
+    #[test]
+    fn the_set_with_the_fewest_nodes_wins() {
+        let sets = sets();
+        let tables = PruningTables::new();
+        let goal = GridBoard::goal(Grid::FIFTEEN);
+        let mut next = xorshift(0xabad_1dea);
+        let mut weakest_first: Vec<_> = sets.clone();
+        weakest_first.reverse();
+        let (mut raced_nodes, mut weak_nodes, mut strong_wins, mut weak_wins) = (0, 0, 0, 0);
+        for _ in 0..6 {
+            let start = walk(200, &mut next);
+            let weak = GridSearch::with_databases(&start, &goal, Arc::clone(&sets[2])).unwrap();
+            let mut weak = weak.with_pruning(tables.get(
+                Grid::FIFTEEN,
+                Move::ALL,
+                fsm::longest_for(Grid::FIFTEEN),
+            ));
+            let Ok(Slice::Found(_)) = weak.run(&Stop::never(), None) else {
+                unreachable!("no stop, no slice end")
+            };
+            let (_, nodes, winner) = raced(&start, &weakest_first, 2_000, &tables);
+            raced_nodes += nodes;
+            weak_nodes += weak.stats().nodes;
+            strong_wins += usize::from(!Arc::ptr_eq(&winner, &sets[2]));
+            weak_wins += usize::from(Arc::ptr_eq(&winner, &sets[2]));
+        }
+        assert!(strong_wins > weak_wins, "{strong_wins} against {weak_wins}");
+        assert!(
+            raced_nodes < weak_nodes / 2,
+            "{raced_nodes} of {weak_nodes}"
+        );
+    }
+
+    /// A race stopped by its node budget counts every rival's nodes against it, reports them all,
+    /// and resumed gives the same answer; no helper joins until the race is decided.
+    #[test]
+    fn a_stopped_race_counts_every_rival_and_resumes() {
+        let sets = sets();
+        let tables = PruningTables::new();
+        let goal = GridBoard::goal(Grid::FIFTEEN);
+        let mut next = xorshift(0x0bad_cafe);
+        let start = walk(300, &mut next);
+        let alone = GridSearch::with_databases(&start, &goal, Arc::clone(&sets[1])).unwrap();
+        let alone = finish(alone, &tables, &Stop::never()).unwrap();
+        let mut search = GridSearch::with_rival_databases(&start, &goal, &sets).unwrap();
+        let race = search.race.take().map(|race| race.with_threshold(20_000));
+        search.race = race.map(Box::new);
+        let (mut stops, mut helped) = (0, false);
+        let moves = loop {
+            if search.race.is_some() {
+                assert!(search.helper().is_none(), "a helper joined a race");
+            }
+            let budget = search.stats().nodes + 500;
+            match search.run(
+                &Stop::never().with_node_budget(budget),
+                Some(Instant::now()),
+            ) {
+                Ok(Slice::Found(moves)) => break moves,
+                Ok(Slice::Suspended) => {}
+                Err(stopped) => {
+                    stops += 1;
+                    assert_eq!(stopped.stats.nodes, search.stats().nodes);
+                    assert!(
+                        stopped.stats.nodes <= budget + 1,
+                        "{stopped:?} over {budget}"
+                    );
+                }
+            }
+            if search.race.is_none() && !helped {
+                // Decided: the search splits as any other (the helper works on this thread).
+                helped = true;
+                let mut helper = search.helper().expect("a search under way");
+                let _ = helper.run(Instant::now());
+            }
+        };
+        assert_eq!(moves, alone);
+        assert!(stops > 0, "the budget never fired");
+        assert!(helped, "the race was never decided");
+    }
+
+    /// Boards small enough for the breadth-first oracle, towards random targets, with sets of
+    /// two or three partitions racing and decided after a few nodes: the answer is always the
+    /// oracle's (the optimal, lexicographically smallest path).
+    mod oracle {
+        use proptest::prelude::*;
+
+        use super::*;
+        use crate::tiles::bfs;
+
+        fn shapes() -> impl Strategy<Value = (usize, usize)> {
+            prop_oneof![Just((3, 3)), Just((2, 4)), Just((4, 2))]
+        }
+
+        /// The shape's cells in patterns of `size`, by rows or by columns.
+        fn partition(grid: Grid, blank: usize, size: usize, by_rows: bool) -> Partition {
+            let (rows, cols) = (grid.rows(), grid.cols());
+            let cells: Vec<u8> = (0..grid.cells())
+                .map(|i| {
+                    if by_rows {
+                        i
+                    } else {
+                        (i % rows) * cols + i / rows
+                    }
+                })
+                .filter(|&cell| cell != blank)
+                .map(|cell| cell as u8)
+                .collect();
+            Partition::new(
+                grid,
+                blank,
+                cells.chunks(size).map(<[u8]>::to_vec).collect(),
+            )
+            .unwrap()
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(40))]
+
+            #[test]
+            fn a_race_gives_the_oracles_answer(
+                (rows, cols) in shapes(),
+                target_steps in 0usize..30,
+                steps in 0usize..60,
+                sizes in proptest::collection::vec((1usize..5, any::<bool>()), 2..4),
+                threshold in 1u64..3_000,
+                seed: u64,
+            ) {
+                let grid = Grid::new(rows, cols).unwrap();
+                let mut next = xorshift(seed | 1);
+                let mut walk = |from: GridBoard, steps: usize| {
+                    (0..steps).fold(from, |board, _| {
+                        board.apply(Move::ALL[(next() % 4) as usize]).unwrap_or(board)
+                    })
+                };
+                let target = walk(GridBoard::goal(grid), target_steps);
+                let start = walk(target.clone(), steps);
+                let dist = bfs::distances(target.clone(), u32::MAX);
+                let expected = bfs::smallest_path(start.clone(), &dist).unwrap();
+                let sets: Vec<_> = sizes
+                    .iter()
+                    .map(|&(size, by_rows)| {
+                        let partition = partition(grid, target.blank(), size, by_rows);
+                        Arc::new(GridDatabases::build(partition, 1, &crate::Unpaced))
+                    })
+                    .collect();
+                let mut search = GridSearch::with_rival_databases(&start, &target, &sets).unwrap();
+                let race = search.race.take().map(|race| race.with_threshold(threshold));
+                search.race = race.map(Box::new);
+                let moves = loop {
+                    if let Ok(Slice::Found(moves)) =
+                        search.run(&Stop::never(), Some(Instant::now()))
+                    {
+                        break moves;
+                    }
+                };
+                prop_assert_eq!(moves, expected);
+            }
+        }
+    }
+}
