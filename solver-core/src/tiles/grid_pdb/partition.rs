@@ -35,6 +35,18 @@ const CLAUSECKER_BEST_24: [[u8; 6]; 4] = [
     [2, 3, 4, 7, 8, 9],
 ];
 
+/// Partition 4 of Clausecker & Reinefeld's small catalogue (2019, `clausecker/24puzzle`,
+/// `catalogues/small-compound.cat`: an L along the left column and top row, the top-right block,
+/// and two 2×3 blocks below), moved to the blank-last goal by the same half-turn. Weaker than the
+/// other two on most of Korf & Felner's instances, it needs about 0.55 times their nodes on #1
+/// and #5 (their early iterations, `korf24 --race`).
+const SMALL_CATALOGUE_4_24: [[u8; 6]; 4] = [
+    [4, 9, 14, 18, 19, 23],
+    [15, 16, 17, 20, 21, 22],
+    [2, 3, 7, 8, 12, 13],
+    [0, 1, 5, 6, 10, 11],
+];
+
 /// Why cells do not make a partition.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PartitionError {
@@ -170,8 +182,8 @@ impl Partition {
     }
 
     /// The partitions whose sets may race [`default_for`](Self::default_for)'s on each board
-    /// (`grid_ida/race.rs`), strongest first: Clausecker's best single 6-6-6-6 on 5×5 with the
-    /// blank last, none elsewhere.
+    /// (`grid_ida/race.rs`), the most useful first: on 5×5 with the blank last, Clausecker's best
+    /// single 6-6-6-6, then partition 4 of the small catalogue; none elsewhere.
     ///
     /// # Panics
     /// When `blank` is not a cell of `grid`.
@@ -182,8 +194,13 @@ impl Partition {
             "blank cell {blank} is not on a {grid} board"
         );
         if grid.rows() == 5 && grid.cols() == 5 && blank == 24 {
-            let patterns = CLAUSECKER_BEST_24.iter().map(|p| p.to_vec()).collect();
-            return vec![Self::new(grid, blank, patterns).expect("a valid partition")];
+            return [CLAUSECKER_BEST_24, SMALL_CATALOGUE_4_24]
+                .iter()
+                .map(|patterns| {
+                    let patterns = patterns.iter().map(|p| p.to_vec()).collect();
+                    Self::new(grid, blank, patterns).expect("a valid partition")
+                })
+                .collect();
         }
         Vec::new()
     }
@@ -322,9 +339,12 @@ mod tests {
     fn rivals_are_other_partitions_of_the_same_tiles() {
         let grid = Grid::new(5, 5).unwrap();
         let rivals = Partition::rivals_for(grid, 24);
-        assert_eq!(rivals.len(), 1);
-        assert_ne!(rivals[0], Partition::default_for(grid, 24));
-        assert_eq!(rivals[0].table_bytes(), 976_562_500);
+        assert_eq!(rivals.len(), 2);
+        assert_ne!(rivals[0], rivals[1]);
+        for rival in &rivals {
+            assert_ne!(*rival, Partition::default_for(grid, 24));
+            assert_eq!(rival.table_bytes(), 976_562_500);
+        }
         assert!(Partition::rivals_for(grid, 0).is_empty());
         assert!(Partition::rivals_for(Grid::new(4, 5).unwrap(), 19).is_empty());
     }
