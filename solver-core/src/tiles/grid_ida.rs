@@ -1009,7 +1009,8 @@ mod tests {
             .with_pruning(Arc::clone(pruning))
     }
 
-    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    /// A xorshift stream from `state`: the random boards of the tests here and in `race.rs`.
+    pub(super) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
         move || {
             state ^= state << 13;
             state ^= state >> 7;

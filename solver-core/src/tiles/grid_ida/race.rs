@@ -241,6 +241,7 @@ impl Race {
 mod tests {
     use std::sync::Arc;
 
+    use super::super::tests::xorshift;
     use super::super::{GridSearch, Slice, finish};
     use super::*;
     use crate::tiles::board::Move;
@@ -273,15 +274,6 @@ mod tests {
                 Arc::new(GridDatabases::build(partition, 1, &crate::Unpaced))
             })
             .collect()
-    }
-
-    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        }
     }
 
     /// A board `steps` random moves from the goal.
