@@ -242,7 +242,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::super::tests::xorshift;
-    use super::super::{GridSearch, Slice, finish};
+    use super::super::{GridSearch, Slice};
     use super::*;
     use crate::tiles::board::Move;
     use crate::tiles::fsm::{self, PruningTables};
@@ -274,6 +274,41 @@ mod tests {
                 Arc::new(GridDatabases::build(partition, 1, &crate::Unpaced))
             })
             .collect()
+    }
+
+    /// What each test starts from: the sets, the move-pruning automata, the goal, and a random
+    /// stream seeded with `seed`.
+    fn bench(
+        seed: u64,
+    ) -> (
+        Vec<Arc<GridDatabases>>,
+        PruningTables,
+        GridBoard,
+        impl FnMut() -> u64,
+    ) {
+        (
+            sets(),
+            PruningTables::new(),
+            GridBoard::goal(Grid::FIFTEEN),
+            xorshift(seed),
+        )
+    }
+
+    /// The answer from `start` to the goal with `set` alone (and the 15-puzzle's move pruning),
+    /// and its nodes.
+    fn alone(
+        start: &GridBoard,
+        set: &Arc<GridDatabases>,
+        tables: &PruningTables,
+    ) -> (Vec<Move>, u64) {
+        let grid = Grid::FIFTEEN;
+        let mut search = GridSearch::with_databases(start, &GridBoard::goal(grid), Arc::clone(set))
+            .unwrap()
+            .with_pruning(tables.get(grid, Move::ALL, fsm::longest_for(grid)));
+        let Ok(Slice::Found(moves)) = search.run(&Stop::never(), None) else {
+            unreachable!("no stop, no slice end")
+        };
+        (moves, search.stats().nodes)
     }
 
     /// A board `steps` random moves from the goal.
@@ -323,14 +358,10 @@ mod tests {
     /// path), with races decided after a few nodes or many, whatever order the sets come in.
     #[test]
     fn a_race_gives_the_answer_of_each_set_alone() {
-        let sets = sets();
-        let tables = PruningTables::new();
-        let goal = GridBoard::goal(Grid::FIFTEEN);
-        let mut next = xorshift(0x005e_ed0f_7ace);
+        let (sets, tables, _, mut next) = bench(0x005e_ed0f_7ace);
         for round in 0..12 {
             let start = walk(60 + round * 10, &mut next);
-            let alone = GridSearch::with_databases(&start, &goal, Arc::clone(&sets[0])).unwrap();
-            let alone = finish(alone, &tables, &Stop::never()).unwrap();
+            let (alone, _) = alone(&start, &sets[0], &tables);
             let mut order = sets.clone();
             order.rotate_left(round % 3);
             let threshold = [1, 200, 5_000, RACE_NODES][round % 4];
@@ -343,27 +374,16 @@ mod tests {
     /// nodes than the weakest set alone.
     #[test]
     fn the_set_with_the_fewest_nodes_wins() {
-        let sets = sets();
-        let tables = PruningTables::new();
-        let goal = GridBoard::goal(Grid::FIFTEEN);
-        let mut next = xorshift(0xabad_1dea);
+        let (sets, tables, _, mut next) = bench(0xabad_1dea);
         let mut weakest_first: Vec<_> = sets.clone();
         weakest_first.reverse();
         let (mut raced_nodes, mut weak_nodes, mut strong_wins, mut weak_wins) = (0, 0, 0, 0);
         for _ in 0..6 {
             let start = walk(200, &mut next);
-            let weak = GridSearch::with_databases(&start, &goal, Arc::clone(&sets[2])).unwrap();
-            let mut weak = weak.with_pruning(tables.get(
-                Grid::FIFTEEN,
-                Move::ALL,
-                fsm::longest_for(Grid::FIFTEEN),
-            ));
-            let Ok(Slice::Found(_)) = weak.run(&Stop::never(), None) else {
-                unreachable!("no stop, no slice end")
-            };
+            let (_, weak) = alone(&start, &sets[2], &tables);
             let (_, nodes, winner) = raced(&start, &weakest_first, 2_000, &tables);
             raced_nodes += nodes;
-            weak_nodes += weak.stats().nodes;
+            weak_nodes += weak;
             strong_wins += usize::from(!Arc::ptr_eq(&winner, &sets[2]));
             weak_wins += usize::from(Arc::ptr_eq(&winner, &sets[2]));
         }
@@ -378,13 +398,9 @@ mod tests {
     /// and resumed gives the same answer; no helper joins until the race is decided.
     #[test]
     fn a_stopped_race_counts_every_rival_and_resumes() {
-        let sets = sets();
-        let tables = PruningTables::new();
-        let goal = GridBoard::goal(Grid::FIFTEEN);
-        let mut next = xorshift(0x0bad_cafe);
+        let (sets, tables, goal, mut next) = bench(0x0bad_cafe);
         let start = walk(300, &mut next);
-        let alone = GridSearch::with_databases(&start, &goal, Arc::clone(&sets[1])).unwrap();
-        let alone = finish(alone, &tables, &Stop::never()).unwrap();
+        let (alone, _) = alone(&start, &sets[1], &tables);
         let mut search = GridSearch::with_rival_databases(&start, &goal, &sets).unwrap();
         let race = search.race.take().map(|race| race.with_threshold(20_000));
         search.race = race.map(Box::new);

@@ -30,6 +30,14 @@ fn finish(begun: Begun) -> Option<(Vec<Move>, &'static str)> {
     }
 }
 
+/// Builds `partition`'s set twice and hands each to `install`: the first is held, the second
+/// refused (a set of that partition is held already).
+fn installs_once(partition: &Partition, install: impl Fn(GridDatabases) -> bool) {
+    let build = || GridDatabases::build(partition.clone(), 1, &Unpaced);
+    assert!(install(build()), "{partition} not held");
+    assert!(!install(build()), "{partition} held twice");
+}
+
 /// A board `steps` random moves from `from` (seeded).
 fn walk<B: Case>(from: &B, steps: usize, seed: u64) -> B {
     let mut board = from.clone();
@@ -117,13 +125,7 @@ fn each_shape_gets_its_method() {
         vec![12],
     ];
     let partition = Partition::new(grid, blank, patterns).unwrap();
-    let databases = GridDatabases::build(partition.clone(), 1, &Unpaced);
-    assert!(solver.install_databases(grid, blank, databases));
-    let again = GridDatabases::build(partition, 1, &Unpaced);
-    assert!(
-        !solver.install_databases(grid, blank, again),
-        "held already"
-    );
+    installs_once(&partition, |set| solver.install_databases(grid, blank, set));
     solver.build_pruning(grid, &Unpaced);
     let Begun::Search(search) = solver.begin(&start, &goal, Lacking::Ask) else {
         panic!("a search");
@@ -142,12 +144,9 @@ fn each_shape_gets_its_method() {
         vec![6],
     ];
     let rival = Partition::new(grid, blank, columns).unwrap();
-    let build = || GridDatabases::build(rival.clone(), 1, &Unpaced);
-    assert!(solver.install_rival_databases(grid, blank, build()));
-    assert!(
-        !solver.install_rival_databases(grid, blank, build()),
-        "held already"
-    );
+    installs_once(&rival, |set| {
+        solver.install_rival_databases(grid, blank, set)
+    });
     assert_eq!(solver.rival_databases(grid, blank).len(), 1);
     for seed in 5..12 {
         let start = walk(&goal, 40 + 3 * seed as usize, seed);
