@@ -10,8 +10,8 @@
 //!
 //! Each rival searches one iteration at a time (its core ends at the root rather than going on to
 //! the next bound), the rival with the lowest bound first. Once every rival has searched one
-//! bound and one of them needed at least [`RACE_NODES`] for it, the rival with the fewest nodes
-//! there wins (the first set on a tie); a rival whose iteration is past that many nodes and past a
+//! bound and one of them needed at least [`RACE_NODES`] for it (or dropped out there, past them),
+//! the rival with the fewest nodes there wins (the first set on a tie); a rival whose iteration is past that many nodes and past a
 //! whole iteration of another at the same bound drops out at once, so a loser costs at most about
 //! the winner's nodes. The winner goes on where it is; every rival's nodes count in the search's.
 
@@ -49,6 +49,8 @@ struct Record {
     started: u64,
     /// Whether it dropped out.
     out: bool,
+    /// The bound it dropped out at, past the threshold's nodes.
+    dropped_at: Option<u32>,
 }
 
 /// How a turn of the race ended.
@@ -177,9 +179,14 @@ impl Race {
                         });
                     if beaten {
                         self.records[i].out = true;
+                        self.records[i].dropped_at = Some(bound);
                         let mut left = (0..self.records.len()).filter(|&j| !self.records[j].out);
                         if let (Some(last), None) = (left.next(), left.next()) {
                             return Ok(Outcome::Decided(last));
+                        }
+                        // Those left may all have searched this bound: it decides now.
+                        if let Some(winner) = self.winner_at(bound, own_core) {
+                            return Ok(Outcome::Decided(winner));
                         }
                     }
                     if slice_end.is_some_and(|end| Instant::now() >= end) {
@@ -198,14 +205,16 @@ impl Race {
     }
 
     /// The winner once every rival still in has searched `bound` and one needed at least the
-    /// threshold's nodes for it: the fewest nodes there, the first on a tie.
+    /// threshold's nodes for it (or dropped out there, past them): the fewest nodes there, the
+    /// first on a tie.
     fn winner_at(&self, bound: u32, own: &Core) -> Option<usize> {
         let sizes: Vec<(usize, u64)> = (0..self.records.len())
             .filter(|&i| !self.records[i].out)
             .map(|i| Some((i, self.size_at(i, self.core_of(i, own), bound)?)))
             .collect::<Option<_>>()?;
         let most = sizes.iter().map(|&(_, nodes)| nodes).max()?;
-        (most >= self.threshold).then(|| {
+        let dropped = self.records.iter().any(|r| r.dropped_at == Some(bound));
+        (most >= self.threshold || dropped).then(|| {
             sizes
                 .iter()
                 .min_by_key(|&&(i, nodes)| (nodes, i))
@@ -392,6 +401,36 @@ mod tests {
             raced_nodes < weak_nodes / 2,
             "{raced_nodes} of {weak_nodes}"
         );
+    }
+
+    /// A bound decides once the rivals still in have searched it and one needed the threshold's
+    /// nodes, or one dropped out there past them (it used to go on to the next bound then, each
+    /// rival searching one more iteration: Korf & Felner's #44 took 1.6 times the nodes).
+    #[test]
+    fn a_rival_dropped_past_the_threshold_decides_its_bound() {
+        let (sets, _, goal, mut next) = bench(0x0d20_9b0d);
+        let start = walk(100, &mut next);
+        let search = GridSearch::with_rival_databases(&start, &goal, &sets).unwrap();
+        let mut race = search.race.unwrap().with_threshold(1_000);
+        let bound = 90;
+        race.records[0].done.push((bound, 500));
+        race.records[1].done.push((bound, 300));
+        assert_eq!(
+            race.winner_at(bound, &search.core),
+            None,
+            "rival 2 is still in"
+        );
+        race.records[2].out = true;
+        assert_eq!(
+            race.winner_at(bound, &search.core),
+            None,
+            "none reached the threshold"
+        );
+        race.records[2].dropped_at = Some(bound);
+        assert_eq!(race.winner_at(bound, &search.core), Some(1));
+        race.records[0].done[0].1 = 1_500;
+        race.records[2].dropped_at = None;
+        assert_eq!(race.winner_at(bound, &search.core), Some(1));
     }
 
     /// A race stopped by its node budget counts every rival's nodes against it, reports them all,
