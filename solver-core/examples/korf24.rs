@@ -20,8 +20,10 @@
 //! partition (read from or written to `--file`), to measure another partition's node counts.
 //! `--race P` (repeatable) races the set of `P` (read from or written to the directory of
 //! `--file`) against the others through each instance's first iterations, and the search goes
-//! on with the one that took the fewest nodes (as the server does with the stored rivals of its
-//! set, `grid_ida/race.rs`); the nodes printed are every rival's.
+//! on with the one that took the least time, its nodes weighed by their cost (as the server
+//! does with the stored rivals of its set, `grid_ida/race.rs`); the first two sets maximised
+//! race too (`GridDatabases::raced_views`); the nodes printed are every rival's. Not with
+//! `--add`.
 //! `--move-pruning N` forbids duplicate
 //! move strings of up to N moves (default 14, as the server; 2: only a move's reverse). `--threads N` (default 2)
 //! builds the tables and searches each instance on N threads (one search split among them, with the
@@ -194,11 +196,22 @@ fn optimal(
 ) {
     let grid = Grid::new(5, 5).expect("5x5");
     let goal = GridBoard::goal(grid);
-    let mut sets = vec![Arc::new(databases(file, more, threads))];
-    for partition in races {
-        let beside = file.map(|f| f.with_file_name(grid_pdb::file_name(partition)));
-        sets.push(Arc::new(one_set(partition, beside.as_ref(), threads)));
-    }
+    let main = databases(file, more, threads);
+    let sets: Vec<Arc<GridDatabases>> = if races.is_empty() {
+        vec![Arc::new(main)]
+    } else {
+        // As a server holds them: one allocation, the raced sets views of it.
+        let mut all = vec![main];
+        for partition in races {
+            let beside = file.map(|f| f.with_file_name(grid_pdb::file_name(partition)));
+            all.push(one_set(partition, beside.as_ref(), threads));
+        }
+        let all = GridDatabases::combine(all).expect("5x5 sets of the same blank");
+        std::iter::once(all.view(&[0]))
+            .chain(all.raced_views())
+            .map(Arc::new)
+            .collect()
+    };
     let t = Instant::now();
     let pruning = Arc::new(MovePruning::build(grid, Move::ALL, longest));
     println!(
@@ -417,6 +430,10 @@ fn main() {
         more.insert(0, first);
     } else if !more.is_empty() {
         more.insert(0, Partition::default_for(Grid::new(5, 5).expect("5x5"), 24));
+    }
+    if more.len() > 1 && !races.is_empty() {
+        eprintln!("korf24: --add and --race do not go together\n{USAGE}");
+        std::process::exit(2);
     }
     if exact {
         optimal(file.as_ref(), &more, &races, threads, longest, &range);

@@ -16,6 +16,19 @@ pub(crate) fn zeroed(len: usize) -> Box<[u8]> {
     table
 }
 
+/// A zeroed table of `len` bytes that views share, on huge pages where the system grants them:
+/// an `Arc<[u8]>` keeps the bytes' address and length in the owner, so a read goes through one
+/// pointer as with a `Box<[u8]>` (an `Arc<Box<[u8]>>` would add a second).
+#[expect(unsafe_code, reason = "zeroed bytes are initialised bytes")]
+pub(crate) fn zeroed_shared(len: usize) -> std::sync::Arc<[u8]> {
+    let table = std::sync::Arc::<[u8]>::new_zeroed_slice(len);
+    // SAFETY: every bit pattern, all zeros included, is a valid `u8`.
+    let table = unsafe { table.assume_init() };
+    // A large zeroed allocation is a fresh mapping: only its header was written.
+    advise_huge(&table);
+    table
+}
+
 /// A table holding `bytes`, on huge pages where the system grants them.
 pub(crate) fn collect(len: usize, bytes: impl IntoIterator<Item = u8>) -> Box<[u8]> {
     let mut table = zeroed(len);

@@ -476,3 +476,91 @@ fn the_blanks_region_raises_the_least_costs() {
     }
     assert!(raised > 0, "the blank's region never counted");
 }
+
+/// Stored sets read together make one allocation that [`GridDatabases::combine`] would make of
+/// them; a view of a partition is that set alone (same heuristic on every board, same bytes
+/// written), and the raced views are each other partition alone, then the first two together,
+/// all sharing the memory. A broken file among them is refused as alone.
+#[test]
+fn sets_read_together_give_views_of_one_allocation() {
+    let grid = Grid::new(3, 3).unwrap();
+    let target = GridBoard::goal(grid);
+    let partitions = [
+        Partition::automatic(grid, 8, 9u64.pow(3) * 3),
+        backwards(grid, 8, 3),
+        backwards(grid, 8, 2),
+    ];
+    let alone: Vec<GridDatabases> = partitions
+        .iter()
+        .map(|p| GridDatabases::build(p.clone(), 1, &Unpaced))
+        .collect();
+    let files: Vec<Vec<u8>> = alone
+        .iter()
+        .map(|set| {
+            let mut bytes = Vec::new();
+            set.write_to(&mut bytes).unwrap();
+            bytes
+        })
+        .collect();
+    let together = GridDatabases::read_all(
+        files
+            .iter()
+            .zip(&partitions)
+            .map(|(bytes, p)| (&bytes[..], p))
+            .collect(),
+    )
+    .unwrap();
+    assert_eq!(together.partitions(), &partitions[..]);
+    let total: u64 = alone.iter().map(GridDatabases::memory_bytes).sum();
+    assert_eq!(together.memory_bytes(), total);
+    let views = together.raced_views();
+    let chosen: Vec<Vec<Partition>> = views.iter().map(|v| v.partitions().to_vec()).collect();
+    assert_eq!(
+        chosen,
+        [
+            vec![partitions[1].clone()],
+            vec![partitions[2].clone()],
+            vec![partitions[0].clone(), partitions[1].clone()],
+        ]
+    );
+    let first_two = GridDatabases::combine(vec![
+        GridDatabases::build(partitions[0].clone(), 1, &Unpaced),
+        GridDatabases::build(partitions[1].clone(), 1, &Unpaced),
+    ])
+    .unwrap();
+    for (board, _) in bfs::distances(target.clone(), u32::MAX) {
+        for (k, set) in alone.iter().enumerate() {
+            assert_eq!(
+                together.view(&[k]).heuristic(&board, &target),
+                set.heuristic(&board, &target),
+                "{board:?}, partition {k}"
+            );
+        }
+        assert_eq!(
+            views[2].heuristic(&board, &target),
+            first_two.heuristic(&board, &target)
+        );
+    }
+    for (k, bytes) in files.iter().enumerate() {
+        let mut again = Vec::new();
+        together.view(&[k]).write_to(&mut again).unwrap();
+        assert!(&again == bytes, "partition {k} written from its view");
+        assert_eq!(together.view(&[k]).memory_bytes(), alone[k].memory_bytes());
+    }
+    let mut broken = files[1].clone();
+    let last = broken.len() - 1;
+    broken[last] ^= 1;
+    let error = GridDatabases::read_all(vec![
+        (&files[0][..], &partitions[0]),
+        (&broken[..], &partitions[1]),
+    ])
+    .unwrap_err();
+    assert!(error.to_string().contains("checksum mismatch"), "{error}");
+    let elsewhere = Partition::automatic(grid, 0, 9u64.pow(3) * 3);
+    let error = GridDatabases::read_all(vec![
+        (&files[0][..], &partitions[0]),
+        (&files[0][..], &elsewhere),
+    ])
+    .unwrap_err();
+    assert!(matches!(error, StorageError::Combine(_)), "{error}");
+}

@@ -128,6 +128,38 @@ pub fn load_databases(data: &DataDir, partition: &Partition) -> Option<GridDatab
     })
 }
 
+/// The stored sets of `partitions` read into one allocation (see
+/// [`GridDatabases::read_all`]), so that the sets that race are views of it rather than copies:
+/// `None` when one is not stored, or one fails its checks (a warning says which check; loading
+/// them one by one then names the file).
+#[must_use]
+pub fn load_together(data: &DataDir, partitions: &[Partition]) -> Option<GridDatabases> {
+    let dir = data.path()?;
+    let paths: Vec<_> = partitions
+        .iter()
+        .map(|p| dir.join(grid_pdb::file_name(p)))
+        .collect();
+    let readers = paths
+        .iter()
+        .zip(partitions)
+        .map(|(path, p)| Some((BufReader::with_capacity(1 << 20, File::open(path).ok()?), p)))
+        .collect::<Option<Vec<_>>>()?;
+    let started = Instant::now();
+    match GridDatabases::read_all(readers) {
+        Ok(set) => {
+            for path in &paths {
+                tracing::info!(path = %path.display(), "table loaded");
+            }
+            tracing::info!(sets = partitions.len(), bytes = set.memory_bytes(), elapsed = ?started.elapsed(), "pattern databases loaded together");
+            Some(set)
+        }
+        Err(cause) => {
+            tracing::warn!(%cause, "stored pattern databases unusable together: loaded one by one");
+            None
+        }
+    }
+}
+
 /// Loads into `tables` every class's table stored in `data` and missing there (a file is read
 /// in well under a second); returns the bytes of the tables it put in, so that a caller adds
 /// each table to its budget once.
@@ -364,6 +396,36 @@ mod tests {
         assert!(rivals_within(&small, 8 << 30).is_empty());
         let none = DataDir::new(None);
         assert!(load_databases(&none, &rivals[0]).is_none());
+    }
+
+    /// Stored sets load together into one set of every partition; a missing or broken file
+    /// leaves it to loading them one by one (`None`).
+    #[test]
+    fn stored_sets_load_together_or_not_at_all() {
+        let grid = Grid::new(2, 3).unwrap();
+        let first = Partition::new(grid, 5, vec![vec![0, 1, 2], vec![3, 4]]).unwrap();
+        let second = Partition::new(grid, 5, vec![vec![0, 3], vec![1, 2, 4]]).unwrap();
+        let dir =
+            std::env::temp_dir().join(format!("solver-store-together-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = DataDir::new(Some(dir.clone()));
+        let both = [first.clone(), second.clone()];
+        assert!(load_together(&data, &both).is_none(), "nothing stored");
+        let unpaced = &solver_core::Unpaced;
+        databases(&data, first.clone(), 1, unpaced);
+        assert!(load_together(&data, &both).is_none(), "one stored");
+        databases(&data, second.clone(), 1, unpaced);
+        let set = load_together(&data, &both).unwrap();
+        assert_eq!(set.partitions(), &both[..]);
+        let path = dir.join(grid_pdb::file_name(&second));
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, bytes).unwrap();
+        assert!(load_together(&data, &both).is_none(), "one broken");
+        assert!(load_together(&DataDir::new(None), &both).is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -145,6 +145,14 @@ impl Estimate {
         }
     }
 
+    /// Table reads a move costs: 0 for Manhattan distance and conflicts.
+    fn reads(&self) -> usize {
+        match self {
+            Estimate::Conflicts(_) => 0,
+            Estimate::Databases(databases) => databases.lookup.sums(),
+        }
+    }
+
     /// The heuristic's value for its board.
     fn value(&self) -> u32 {
         match self {
@@ -650,7 +658,7 @@ impl GridSearch {
         let mut search = fitting.next()?;
         let others: Vec<_> = fitting.map(|rival| (rival.core, rival.estimate)).collect();
         if !others.is_empty() {
-            search.race = Some(Box::new(race::Race::new(others)));
+            search.race = Some(Box::new(race::Race::new(&search.estimate, others)));
         }
         Some(search)
     }

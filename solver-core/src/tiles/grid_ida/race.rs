@@ -11,9 +11,11 @@
 //! Each rival searches one iteration at a time (its core ends at the root rather than going on to
 //! the next bound), the rival with the lowest bound first. Once every rival has searched one
 //! bound and one of them needed at least [`RACE_NODES`] for it (or dropped out there, past them),
-//! the rival with the fewest nodes there wins (the first set on a tie); a rival whose iteration is past that many nodes and past a
-//! whole iteration of another at the same bound drops out at once, so a loser costs at most about
-//! the winner's nodes. The winner goes on where it is; every rival's nodes count in the search's.
+//! the rival that took the least time there wins (its nodes weighed by what a node costs it: a
+//! set maximising two partitions reads twice the tables; the first set on a tie); a rival whose
+//! iteration is past that many nodes and past a whole iteration of another at the same bound
+//! (weighed the same way) drops out at once, so a loser costs at most about the winner's time.
+//! The winner goes on where it is; every rival's nodes count in the search's.
 
 use std::time::{Duration, Instant};
 
@@ -25,6 +27,16 @@ use crate::stop::{Stop, Stopped};
 /// chose wrongly only between sets within a few per cent of each other, and the race's cost
 /// grows with the bound it is decided at (`korf24 --race`'s node counts per bound, README).
 pub(super) const RACE_NODES: u64 = 1_000_000;
+
+/// What a node costs a rival whose move reads `reads` tables, in hundredths of a node that reads
+/// two (a partition and its reflection). Four reads took 1.42–1.46 times as long a node on one
+/// thread (`korf24 --optimal --threads 1 --add`, Korf & Felner's #38, #40, #25) but 1.54–1.60
+/// times on two, where the winner goes on (#4 with its four sums chosen, against two, interleaved
+/// runs of `korf24 --race B --race C`, 2026-11-29): the two threads' case counts. Replayed on
+/// the per-bound node counts of the 20 easiest, 1.55 picks the four sums on #4 and #28 only.
+fn node_cost(reads: usize) -> u64 {
+    100 + 55 * reads.saturating_sub(2) as u64 / 2
+}
 
 /// How long one rival runs before the race looks at the nodes again.
 const TURN: Duration = Duration::from_millis(2);
@@ -38,6 +50,8 @@ pub(super) struct Race {
     records: Vec<Record>,
     /// The nodes that decide, [`RACE_NODES`] but in tests.
     threshold: u64,
+    /// Per rival, rival 0 first: what a node costs it ([`node_cost`]).
+    costs: Vec<u64>,
 }
 
 /// One rival's iterations.
@@ -63,10 +77,15 @@ pub(super) enum Outcome {
 }
 
 impl Race {
-    /// A race of the search's own core against `others`, all at their first iteration.
-    pub(super) fn new(others: Vec<(Core, Estimate)>) -> Self {
+    /// A race of the search's own core (guided by `own`) against `others`, all at their first
+    /// iteration.
+    pub(super) fn new(own: &Estimate, others: Vec<(Core, Estimate)>) -> Self {
         Self {
             records: vec![Record::default(); others.len() + 1],
+            costs: std::iter::once(own)
+                .chain(others.iter().map(|(_, estimate)| estimate))
+                .map(|estimate| node_cost(estimate.reads()))
+                .collect(),
             others,
             threshold: RACE_NODES,
         }
@@ -175,7 +194,9 @@ impl Race {
                                 && !self.records[j].out
                                 && self
                                     .size_at(j, self.core_of(j, own_core), bound)
-                                    .is_some_and(|theirs| theirs < so_far)
+                                    .is_some_and(|theirs| {
+                                        theirs * self.costs[j] < so_far * self.costs[i]
+                                    })
                         });
                     if beaten {
                         self.records[i].out = true;
@@ -205,8 +226,8 @@ impl Race {
     }
 
     /// The winner once every rival still in has searched `bound` and one needed at least the
-    /// threshold's nodes for it (or dropped out there, past them): the fewest nodes there, the
-    /// first on a tie.
+    /// threshold's nodes for it (or dropped out there, past them): the least time there (nodes
+    /// weighed by their cost), the first on a tie.
     fn winner_at(&self, bound: u32, own: &Core) -> Option<usize> {
         let sizes: Vec<(usize, u64)> = (0..self.records.len())
             .filter(|&i| !self.records[i].out)
@@ -217,7 +238,7 @@ impl Race {
         (most >= self.threshold || dropped).then(|| {
             sizes
                 .iter()
-                .min_by_key(|&&(i, nodes)| (nodes, i))
+                .min_by_key(|&&(i, nodes)| (nodes * self.costs[i], i))
                 .map(|&(i, _)| i)
                 .expect("a rival in the race")
         })
@@ -431,6 +452,35 @@ mod tests {
         race.records[0].done[0].1 = 1_500;
         race.records[2].dropped_at = None;
         assert_eq!(race.winner_at(bound, &search.core), Some(1));
+    }
+
+    /// A set that reads more tables a move wins only where it saves more nodes than its reads
+    /// cost; the cost follows the reads.
+    #[test]
+    fn nodes_are_weighed_by_their_reads() {
+        assert_eq!((node_cost(0), node_cost(1), node_cost(2)), (100, 100, 100));
+        assert!(node_cost(4) > node_cost(2));
+        let (sets, _, goal, mut next) = bench(0x3e16_4ed5);
+        let start = walk(100, &mut next);
+        let search = GridSearch::with_rival_databases(&start, &goal, &sets).unwrap();
+        let mut race = search.race.unwrap().with_threshold(1_000);
+        let four = node_cost(4);
+        race.costs = vec![100, 100, four];
+        let bound = 90;
+        race.records[0].done.push((bound, 5_000));
+        race.records[2].done.push((bound, 1_000));
+        race.records[1].done.push((bound, 1_000 * four / 100 - 1));
+        assert_eq!(race.winner_at(bound, &search.core), Some(1));
+        race.records[1].done[0].1 = 1_000 * four / 100 + 1;
+        assert_eq!(race.winner_at(bound, &search.core), Some(2));
+        // A set maximising two partitions, each with its mirror image: four reads a move.
+        let rebuilt = |set: &Arc<GridDatabases>| {
+            GridDatabases::build(set.partition().clone(), 1, &crate::Unpaced)
+        };
+        let both = GridDatabases::combine(vec![rebuilt(&sets[0]), rebuilt(&sets[1])]).unwrap();
+        let raced = [Arc::clone(&sets[1]), Arc::new(both)];
+        let search = GridSearch::with_rival_databases(&start, &goal, &raced).unwrap();
+        assert_eq!(search.race.unwrap().costs, [node_cost(2), node_cost(4)]);
     }
 
     /// A race stopped by its node budget counts every rival's nodes against it, reports them all,

@@ -202,6 +202,11 @@ impl Lookup {
         cells
     }
 
+    /// How many sums it keeps: one table read each for a move.
+    pub(crate) fn sums(&self) -> usize {
+        self.sums
+    }
+
     /// The heuristic's value.
     #[inline]
     pub(crate) fn value(&self) -> u32 {

@@ -15,7 +15,10 @@
 //! Measured on the 24-puzzle (`korf24 --optimal --add …`, Korf & Felner's #38, #40, #25, #32):
 //! a second 6-6-6-6 cuts the nodes to 0.55–0.78 of Korf & Felner's alone, but each node then
 //! reads four tables instead of two, so one thread is about 1.2 times faster on the first
-//! three and two threads are no faster; a server therefore holds one partition.
+//! three and two threads are no faster. A server therefore guides a search by one partition,
+//! but where it holds several it races them on each board, the first two maximised among them
+//! ([`raced_views`](GridDatabases::raced_views)): the sets are [`view`](GridDatabases::view)s
+//! of one allocation ([`read_all`](GridDatabases::read_all)), so the combination costs no memory.
 //!
 //! Each entry is **zero-aware** in part (Clausecker & Reinefeld, SoCS 2019): besides the least
 //! cost over the blank's cells, its top two bits say what the blank's *big* region (the one
@@ -121,32 +124,58 @@ impl GridDatabases {
     /// When `sets` is empty, the sets are for other shapes or blank cells, or they would have
     /// more than 64 tables or 8 sums in all.
     pub fn combine(sets: Vec<GridDatabases>) -> Result<Self, CombineError> {
-        let first = sets.first().ok_or(CombineError::Empty)?.partition().clone();
-        let mut partitions = Vec::new();
-        for set in &sets {
-            for partition in &set.partitions {
-                if partition.grid() != first.grid() || partition.blank() != first.blank() {
-                    return Err(CombineError::Mismatch {
-                        found: partition.to_string(),
-                        expected: first.to_string(),
-                    });
-                }
-            }
-            partitions.extend(set.partitions.iter().cloned());
-        }
-        let count: usize = sets.iter().map(|set| set.tables.count()).sum();
-        let sums: usize = partitions
+        let partitions: Vec<Partition> = sets
             .iter()
-            .map(|p| 1 + usize::from(p.reflects()))
-            .sum();
-        if count > lookup::MAX_TABLES || sums > lookup::MAX_SUMS {
-            return Err(CombineError::TooMany {
-                tables: count,
-                sums,
-            });
-        }
+            .flat_map(|set| set.partitions.iter().cloned())
+            .collect();
+        combinable(&partitions)?;
         let tables = Tables::concat(&sets.iter().map(|set| &set.tables).collect::<Vec<_>>());
         Ok(Self { partitions, tables })
+    }
+
+    /// The set of the partitions `chosen` (indices into [`partitions`](Self::partitions), in
+    /// that order; their sums maximised), sharing this set's memory: the sets that race on a
+    /// board are views of one allocation ([`read_all`](Self::read_all)).
+    ///
+    /// # Panics
+    /// When `chosen` is empty or names a partition the set does not have.
+    #[must_use]
+    pub fn view(&self, chosen: &[usize]) -> Self {
+        assert!(!chosen.is_empty(), "a view of at least one partition");
+        let firsts: Vec<usize> = self
+            .partitions
+            .iter()
+            .scan(0, |first, p| {
+                let at = *first;
+                *first += p.patterns().len();
+                Some(at)
+            })
+            .collect();
+        let tables = chosen.iter().flat_map(|&k| {
+            (firsts[k]..firsts[k] + self.partitions[k].patterns().len()).collect::<Vec<_>>()
+        });
+        Self {
+            partitions: chosen.iter().map(|&k| self.partitions[k].clone()).collect(),
+            tables: self.tables.select(tables),
+        }
+    }
+
+    /// The sets that race the first partition's on each board (`grid_ida/race.rs`), as views
+    /// of this one: every other partition alone, then the first two maximised. Four sums cost
+    /// about 1.55 times two a node on two threads, but on some boards they save more than
+    /// that: Korf & Felner's with Clausecker's best single take 0.53 times the nodes of either
+    /// alone on Korf & Felner's #4 (2.80e9 against 5.26e9) and 0.61 on #28, but 0.67–0.78 times
+    /// on the other four largest of the 20 easiest (their early iterations), which the race
+    /// leaves to the single sets since it weighs each set's nodes by their cost.
+    #[must_use]
+    pub fn raced_views(&self) -> Vec<Self> {
+        let mut views: Vec<Self> = (1..self.partitions.len())
+            .map(|k| self.view(&[k]))
+            .collect();
+        if self.partitions.len() > 1 {
+            views.push(self.view(&[0, 1]));
+        }
+        views
     }
 
     /// The partition the tables are for: the first one of a [`combine`](Self::combine)d set.
@@ -161,7 +190,8 @@ impl GridDatabases {
         &self.partitions
     }
 
-    /// Bytes the tables take in memory (and, plus a short header, on disk).
+    /// Bytes the tables take in memory (and, plus a short header, on disk); a
+    /// [`view`](Self::view) counts its own tables, which it shares.
     #[must_use]
     pub fn memory_bytes(&self) -> u64 {
         self.tables.len() as u64
@@ -211,6 +241,30 @@ impl GridDatabases {
     fn tables(&self) -> &Tables {
         &self.tables
     }
+}
+
+/// Whether `partitions` can make one set: at least one, all of one shape and blank cell, and
+/// within the tables and sums a lookup keeps.
+fn combinable(partitions: &[Partition]) -> Result<(), CombineError> {
+    let first = partitions.first().ok_or(CombineError::Empty)?;
+    if let Some(other) = partitions
+        .iter()
+        .find(|p| p.grid() != first.grid() || p.blank() != first.blank())
+    {
+        return Err(CombineError::Mismatch {
+            found: other.to_string(),
+            expected: first.to_string(),
+        });
+    }
+    let tables: usize = partitions.iter().map(|p| p.patterns().len()).sum();
+    let sums: usize = partitions
+        .iter()
+        .map(|p| 1 + usize::from(p.reflects()))
+        .sum();
+    if tables > lookup::MAX_TABLES || sums > lookup::MAX_SUMS {
+        return Err(CombineError::TooMany { tables, sums });
+    }
+    Ok(())
 }
 
 /// Why sets cannot be [`combine`](GridDatabases::combine)d.

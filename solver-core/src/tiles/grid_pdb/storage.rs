@@ -9,7 +9,7 @@
 use std::io::{self, Read, Write};
 
 use super::tables::Tables;
-use super::{GridDatabases, Partition};
+use super::{GridDatabases, Partition, combinable};
 use crate::tiles::grid::Grid;
 
 const MAGIC: [u8; 8] = *b"GRIDPDB\0";
@@ -62,6 +62,9 @@ pub enum StorageError {
     /// Sizes or checksum do not match.
     #[error("grid pattern database file is corrupt: {0}")]
     Corrupt(String),
+    /// The sets asked to be read together cannot be combined.
+    #[error(transparent)]
+    Combine(#[from] super::CombineError),
 }
 
 /// Shape, blank and partition: the part of the header that names the set.
@@ -118,10 +121,14 @@ impl GridDatabases {
         let head = header(self.partition());
         let mut crc = crc32fast::Hasher::new();
         crc.update(&head);
-        crc.update(self.tables.all());
+        for t in 0..self.tables.count() {
+            crc.update(self.tables.table(t));
+        }
         writer.write_all(&head)?;
         writer.write_all(&crc.finalize().to_le_bytes())?;
-        writer.write_all(self.tables.all())?;
+        for t in 0..self.tables.count() {
+            writer.write_all(self.tables.table(t))?;
+        }
         writer.flush()
     }
 
@@ -130,90 +137,118 @@ impl GridDatabases {
     /// # Errors
     /// [`StorageError`] naming the check that failed: magic, version, shape, blank cell,
     /// partition, sizes, checksum, or the reader's error.
-    pub fn read_from(mut reader: impl Read, expected: &Partition) -> Result<Self, StorageError> {
-        let mut magic = [0u8; 8];
-        read_part(&mut reader, &mut magic).map_err(|e| match e {
-            StorageError::Corrupt(_) => StorageError::NotADatabase,
-            e => e,
-        })?;
-        if magic != MAGIC {
-            return Err(StorageError::NotADatabase);
-        }
-        let mut word = [0u8; 4];
-        read_part(&mut reader, &mut word)?;
-        let found = u32::from_le_bytes(word);
-        if found != FORMAT_VERSION {
-            return Err(StorageError::Version { found });
-        }
-        let mut fixed = [0u8; 4];
-        read_part(&mut reader, &mut fixed)?;
-        let [rows, cols, blank, count] = fixed;
-        let grid = expected.grid();
-        if (usize::from(rows), usize::from(cols)) != (grid.rows(), grid.cols()) {
-            return Err(StorageError::Shape {
-                found: format!("{rows}x{cols}"),
-                expected: grid,
-            });
-        }
-        if usize::from(blank) != expected.blank() {
-            return Err(StorageError::Blank {
-                found: blank.into(),
-                expected: expected.blank(),
-            });
-        }
-        let mut patterns = Vec::with_capacity(count.into());
-        for _ in 0..count {
-            let mut len = [0u8; 1];
-            read_part(&mut reader, &mut len)?;
-            let mut cells = vec![0u8; len[0].into()];
-            read_part(&mut reader, &mut cells)?;
-            patterns.push(cells);
-        }
-        if patterns != expected.patterns() {
-            let sizes: Vec<String> = patterns.iter().map(|p| p.len().to_string()).collect();
-            return Err(StorageError::Partition {
-                found: format!("{} patterns of {} tiles", patterns.len(), sizes.join("-")),
-                expected: expected.to_string(),
-            });
-        }
-        let sizes = expected.table_sizes();
-        for &size in &sizes {
-            let mut len = [0u8; 8];
-            read_part(&mut reader, &mut len)?;
-            if u64::from_le_bytes(len) != size {
-                return Err(StorageError::Corrupt(format!(
-                    "a table of {} bytes where {size} were expected",
-                    u64::from_le_bytes(len)
-                )));
-            }
-        }
-        read_part(&mut reader, &mut word)?;
-        let stored_crc = u32::from_le_bytes(word);
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&header(expected));
-        let mut tables = Tables::zeroed(&sizes);
-        for t in 0..tables.count() {
-            let table = tables.table_mut(t);
-            reader.read_exact(table).map_err(|e| match e.kind() {
-                io::ErrorKind::UnexpectedEof => StorageError::Corrupt("truncated tables".into()),
-                _ => StorageError::Io(e),
-            })?;
-            crc.update(table);
-        }
-        if crc.finalize() != stored_crc {
-            return Err(StorageError::Corrupt("checksum mismatch".into()));
-        }
-        let mut extra = [0u8; 1];
-        if reader.read(&mut extra)? != 0 {
-            return Err(StorageError::Corrupt(
-                "trailing bytes after the tables".into(),
-            ));
-        }
-        Ok(Self {
-            partitions: vec![expected.clone()],
-            tables,
-        })
+    pub fn read_from(reader: impl Read, expected: &Partition) -> Result<Self, StorageError> {
+        Self::read_all(vec![(reader, expected)])
     }
+
+    /// Reads several stored sets, each from its reader, into **one** allocation: the same set
+    /// as [`combine`](Self::combine) makes of them, without a second copy while it is made, so
+    /// that [`view`](Self::view)s of it can share the bytes.
+    ///
+    /// # Errors
+    /// [`StorageError`] for the first set that fails its checks (as
+    /// [`read_from`](Self::read_from)), or [`StorageError::Combine`] when the partitions cannot
+    /// be combined.
+    pub fn read_all<R: Read>(sets: Vec<(R, &Partition)>) -> Result<Self, StorageError> {
+        let partitions: Vec<Partition> = sets.iter().map(|(_, p)| (*p).clone()).collect();
+        combinable(&partitions)?;
+        let sizes: Vec<u64> = partitions.iter().flat_map(Partition::table_sizes).collect();
+        let mut tables = Tables::zeroed(&sizes);
+        let mut first = 0;
+        for (reader, expected) in sets {
+            let count = expected.patterns().len();
+            read_one(reader, expected, &mut tables, first..first + count)?;
+            first += count;
+        }
+        Ok(Self { partitions, tables })
+    }
+}
+
+/// Reads the set of `expected` from `reader` into `tables`' tables `slots`.
+fn read_one(
+    mut reader: impl Read,
+    expected: &Partition,
+    tables: &mut Tables,
+    slots: std::ops::Range<usize>,
+) -> Result<(), StorageError> {
+    let mut magic = [0u8; 8];
+    read_part(&mut reader, &mut magic).map_err(|e| match e {
+        StorageError::Corrupt(_) => StorageError::NotADatabase,
+        e => e,
+    })?;
+    if magic != MAGIC {
+        return Err(StorageError::NotADatabase);
+    }
+    let mut word = [0u8; 4];
+    read_part(&mut reader, &mut word)?;
+    let found = u32::from_le_bytes(word);
+    if found != FORMAT_VERSION {
+        return Err(StorageError::Version { found });
+    }
+    let mut fixed = [0u8; 4];
+    read_part(&mut reader, &mut fixed)?;
+    let [rows, cols, blank, count] = fixed;
+    let grid = expected.grid();
+    if (usize::from(rows), usize::from(cols)) != (grid.rows(), grid.cols()) {
+        return Err(StorageError::Shape {
+            found: format!("{rows}x{cols}"),
+            expected: grid,
+        });
+    }
+    if usize::from(blank) != expected.blank() {
+        return Err(StorageError::Blank {
+            found: blank.into(),
+            expected: expected.blank(),
+        });
+    }
+    let mut patterns = Vec::with_capacity(count.into());
+    for _ in 0..count {
+        let mut len = [0u8; 1];
+        read_part(&mut reader, &mut len)?;
+        let mut cells = vec![0u8; len[0].into()];
+        read_part(&mut reader, &mut cells)?;
+        patterns.push(cells);
+    }
+    if patterns != expected.patterns() {
+        let sizes: Vec<String> = patterns.iter().map(|p| p.len().to_string()).collect();
+        return Err(StorageError::Partition {
+            found: format!("{} patterns of {} tiles", patterns.len(), sizes.join("-")),
+            expected: expected.to_string(),
+        });
+    }
+    let sizes = expected.table_sizes();
+    for &size in &sizes {
+        let mut len = [0u8; 8];
+        read_part(&mut reader, &mut len)?;
+        if u64::from_le_bytes(len) != size {
+            return Err(StorageError::Corrupt(format!(
+                "a table of {} bytes where {size} were expected",
+                u64::from_le_bytes(len)
+            )));
+        }
+    }
+    read_part(&mut reader, &mut word)?;
+    let stored_crc = u32::from_le_bytes(word);
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&header(expected));
+    for t in slots {
+        let table = tables.table_mut(t);
+        reader.read_exact(table).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => StorageError::Corrupt("truncated tables".into()),
+            _ => StorageError::Io(e),
+        })?;
+        crc.update(table);
+    }
+    if crc.finalize() != stored_crc {
+        return Err(StorageError::Corrupt("checksum mismatch".into()));
+    }
+    let mut extra = [0u8; 1];
+    if reader.read(&mut extra)? != 0 {
+        return Err(StorageError::Corrupt(
+            "trailing bytes after the tables".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Reads a header field; a short file is corrupt (truncated header).

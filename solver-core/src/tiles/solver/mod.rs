@@ -381,9 +381,9 @@ impl Solver {
             .unwrap_or_default()
     }
 
-    /// Holds `databases` (another partition's) for `grid` and `blank` from now on, to race the
-    /// main set on each optimal case; `false` (and nothing changes) when a set of the same
-    /// partition is held for them already.
+    /// Holds `databases` (another partition's, or several maximised) for `grid` and `blank`
+    /// from now on, to race the main set on each optimal case; `false` (and nothing changes)
+    /// when a set of the same partitions is held for them already.
     pub fn install_rival_databases(
         &self,
         grid: Grid,
@@ -394,7 +394,7 @@ impl Solver {
         let held = rivals.entry((grid, blank)).or_default();
         if held
             .iter()
-            .any(|set| set.partition() == databases.partition())
+            .any(|set| set.partitions() == databases.partitions())
         {
             return false;
         }

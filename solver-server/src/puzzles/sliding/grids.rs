@@ -266,6 +266,9 @@ impl Grids {
                 &partition,
                 self.room().saturating_sub(partition.table_bytes()),
             );
+            if self.prepare_together(grid, blank, &partition, &rivals) {
+                return;
+            }
             let set = shapes::databases(&self.data, partition, self.threads, pace);
             let bytes = set.memory_bytes();
             if !self.solver.install_databases(grid, blank, set) {
@@ -283,6 +286,41 @@ impl Grids {
                 }
             }
         }
+    }
+
+    /// Loads the stored sets of `main` and `rivals` into one allocation and installs `main`'s
+    /// with the views that race it (each stored rival, and `main` maximised with the first):
+    /// false when `main` or every rival is not stored, or they cannot be read together.
+    fn prepare_together(
+        &self,
+        grid: Grid,
+        blank: usize,
+        main: &Partition,
+        rivals: &[Partition],
+    ) -> bool {
+        if !shapes::databases_stored(&self.data, main) {
+            return false;
+        }
+        let stored = rivals
+            .iter()
+            .filter(|rival| shapes::databases_stored(&self.data, rival))
+            .cloned();
+        let partitions: Vec<Partition> = std::iter::once(main.clone()).chain(stored).collect();
+        if partitions.len() < 2 {
+            return false;
+        }
+        let Some(set) = shapes::load_together(&self.data, &partitions) else {
+            return false;
+        };
+        // The views share the set's bytes: it is counted once.
+        let bytes = set.memory_bytes();
+        if self.solver.install_databases(grid, blank, set.view(&[0])) {
+            self.held.fetch_add(bytes, Ordering::Relaxed);
+            for view in set.raced_views() {
+                self.solver.install_rival_databases(grid, blank, view);
+            }
+        }
+        true
     }
 }
 
