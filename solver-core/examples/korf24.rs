@@ -21,8 +21,8 @@
 //! `--race P` (repeatable) races the set of `P` (read from or written to the directory of
 //! `--file`) against the others through each instance's first iterations, and the search goes
 //! on with the one that took the least time, its nodes weighed by their cost (as the server
-//! does with the stored rivals of its set, `grid_ida/race.rs`); the first two sets maximised
-//! race too (`GridDatabases::raced_views`); the nodes printed are every rival's. Not with
+//! does with the stored rivals of its set, `grid_ida/race.rs`); the first two sets maximised,
+//! and crossed, race too (`GridDatabases::raced_views`); the nodes printed are every rival's. Not with
 //! `--add`.
 //! `--move-pruning N` forbids duplicate
 //! move strings of up to N moves (default 14, as the server; 2: only a move's reverse). `--threads N` (default 2)

@@ -10,7 +10,7 @@ use solver_core::tiles::bfs;
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::grid_ida::{self, GridSearch, Slice};
-use solver_core::tiles::grid_pdb::{GridDatabases, Partition, StorageError};
+use solver_core::tiles::grid_pdb::{GridDatabases, Partition, Reading, StorageError};
 use solver_core::{Move, Stop, Unpaced, format_moves};
 use solver_test_support::rng::Lcg;
 
@@ -480,7 +480,8 @@ fn the_blanks_region_raises_the_least_costs() {
 /// Stored sets read together make one allocation that [`GridDatabases::combine`] would make of
 /// them; a view of a partition is that set alone (same heuristic on every board, same bytes
 /// written), and the raced views are each other partition alone, then the first two together,
-/// all sharing the memory. A broken file among them is refused as alone.
+/// then the first two crossed (both read for the board, both for its mirror image), all sharing
+/// the memory. A broken file among them is refused as alone.
 #[test]
 fn sets_read_together_give_views_of_one_allocation() {
     let grid = Grid::new(3, 3).unwrap();
@@ -515,20 +516,52 @@ fn sets_read_together_give_views_of_one_allocation() {
     assert_eq!(together.memory_bytes(), total);
     let views = together.raced_views();
     let chosen: Vec<Vec<Partition>> = views.iter().map(|v| v.partitions().to_vec()).collect();
+    let first_two = vec![partitions[0].clone(), partitions[1].clone()];
     assert_eq!(
         chosen,
         [
             vec![partitions[1].clone()],
             vec![partitions[2].clone()],
-            vec![partitions[0].clone(), partitions[1].clone()],
+            first_two.clone(),
+            first_two.clone(),
+            first_two,
         ]
     );
+    assert_eq!(views[3].readings(), [Reading::plain(0), Reading::plain(1)]);
+    assert_eq!(
+        views[4].readings(),
+        [Reading::mirrored(0), Reading::mirrored(1)]
+    );
+    let plain: Vec<GridDatabases> = (0..3)
+        .map(|k| together.view_readings(&[Reading::plain(k)]))
+        .collect();
+    let mirrored: Vec<GridDatabases> = (0..3)
+        .map(|k| together.view_readings(&[Reading::mirrored(k)]))
+        .collect();
     let first_two = GridDatabases::combine(vec![
         GridDatabases::build(partitions[0].clone(), 1, &Unpaced),
         GridDatabases::build(partitions[1].clone(), 1, &Unpaced),
     ])
     .unwrap();
-    for (board, _) in bfs::distances(target.clone(), u32::MAX) {
+    // The board mirrored about the main diagonal, each tile renamed to the one whose target
+    // cell mirrors its own (the goal's tile on cell c is c + 1).
+    let mirror = |cell: usize| (cell % 3) * 3 + cell / 3;
+    let mirror_board = |board: &GridBoard| {
+        let mut cells = vec![0u8; 9];
+        for (cell, &tile) in board.cells().iter().enumerate() {
+            cells[mirror(cell)] = if tile == 0 {
+                0
+            } else {
+                mirror(usize::from(tile) - 1) as u8 + 1
+            };
+        }
+        GridBoard::new(grid, &cells).unwrap()
+    };
+    let h = |set: &GridDatabases, board: &GridBoard| set.heuristic(board, &target).unwrap();
+    for (i, (board, distance)) in bfs::distances(target.clone(), u32::MAX)
+        .into_iter()
+        .enumerate()
+    {
         for (k, set) in alone.iter().enumerate() {
             assert_eq!(
                 together.view(&[k]).heuristic(&board, &target),
@@ -540,6 +573,30 @@ fn sets_read_together_give_views_of_one_allocation() {
             views[2].heuristic(&board, &target),
             first_two.heuristic(&board, &target)
         );
+        // The readings' checks on every fifth board (each builds several lookups).
+        if i % 5 != 0 {
+            continue;
+        }
+        for (k, set) in alone.iter().enumerate() {
+            assert_eq!(
+                h(&mirrored[k], &board),
+                h(&plain[k], &mirror_board(&board)),
+                "{board:?}, partition {k} mirrored"
+            );
+            let both = together.view_readings(&[Reading::plain(k), Reading::mirrored(k)]);
+            assert_eq!(h(&both, &board), h(set, &board), "{board:?}, partition {k}");
+        }
+        assert_eq!(
+            h(&views[3], &board),
+            h(&plain[0], &board).max(h(&plain[1], &board))
+        );
+        assert_eq!(
+            h(&views[4], &board),
+            h(&mirrored[0], &board).max(h(&mirrored[1], &board))
+        );
+        for view in &views {
+            assert!(h(view, &board) <= distance, "{board:?}: admissible");
+        }
     }
     for (k, bytes) in files.iter().enumerate() {
         let mut again = Vec::new();

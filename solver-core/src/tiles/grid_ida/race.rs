@@ -527,8 +527,8 @@ mod tests {
     }
 
     /// Boards small enough for the breadth-first oracle, towards random targets, with sets of
-    /// two or three partitions racing and decided after a few nodes: the answer is always the
-    /// oracle's (the optimal, lexicographically smallest path).
+    /// two or three partitions racing (and the first two's raced views) and decided after a few
+    /// nodes: the answer is always the oracle's (the optimal, lexicographically smallest path).
     mod oracle {
         use proptest::prelude::*;
 
@@ -584,13 +584,15 @@ mod tests {
                 let start = walk(target.clone(), steps);
                 let dist = bfs::distances(target.clone(), u32::MAX);
                 let expected = bfs::smallest_path(start.clone(), &dist).unwrap();
-                let sets: Vec<_> = sizes
-                    .iter()
-                    .map(|&(size, by_rows)| {
-                        let partition = partition(grid, target.blank(), size, by_rows);
-                        Arc::new(GridDatabases::build(partition, 1, &crate::Unpaced))
-                    })
-                    .collect();
+                let build = |&(size, by_rows): &(usize, bool)| {
+                    let partition = partition(grid, target.blank(), size, by_rows);
+                    GridDatabases::build(partition, 1, &crate::Unpaced)
+                };
+                let mut sets: Vec<_> = sizes.iter().map(|s| Arc::new(build(s))).collect();
+                // And the first two's views as a server races them: maximised, and crossed
+                // where reflection applies (a 3×3 target's blank on the diagonal).
+                let both = GridDatabases::combine(sizes[..2].iter().map(build).collect());
+                sets.extend(both.unwrap().raced_views().into_iter().map(Arc::new));
                 let mut search = GridSearch::with_rival_databases(&start, &target, &sets).unwrap();
                 let race = search.race.take().map(|race| race.with_threshold(threshold));
                 search.race = race.map(Box::new);

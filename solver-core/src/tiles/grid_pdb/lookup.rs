@@ -68,16 +68,17 @@ pub(crate) struct Moved {
 /// Each sum of a set: the first table of its partition, the partition, and whether it reads
 /// the mirror image.
 fn sums(dbs: &GridDatabases) -> Vec<(usize, &super::Partition, bool)> {
-    let mut sums = Vec::new();
-    let mut first = 0;
-    for partition in dbs.partitions() {
-        sums.push((first, partition, false));
-        if partition.reflects() {
-            sums.push((first, partition, true));
-        }
-        first += partition.patterns().len();
-    }
-    sums
+    let partitions = dbs.partitions();
+    dbs.readings()
+        .iter()
+        .map(|reading| {
+            let first = partitions[..reading.partition]
+                .iter()
+                .map(|p| p.patterns().len())
+                .sum();
+            (first, &partitions[reading.partition], reading.mirrored)
+        })
+        .collect()
 }
 
 /// Table (counted over the whole set from `first`) and slot weight of each target cell in

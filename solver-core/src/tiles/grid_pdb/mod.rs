@@ -16,7 +16,8 @@
 //! a second 6-6-6-6 cuts the nodes to 0.55–0.78 of Korf & Felner's alone, but each node then
 //! reads four tables instead of two, so one thread is about 1.2 times faster on the first
 //! three and two threads are no faster. A server therefore guides a search by one partition,
-//! but where it holds several it races them on each board, the first two maximised among them
+//! but where it holds several it races them on each board, with the first two maximised and the
+//! first two crossed (both read for the board, and both for its mirror image) among them
 //! ([`raced_views`](GridDatabases::raced_views)): the sets are [`view`](GridDatabases::view)s
 //! of one allocation ([`read_all`](GridDatabases::read_all)), so the combination costs no memory.
 //!
@@ -72,19 +73,73 @@ pub fn file_name(partition: &Partition) -> String {
 pub struct GridDatabases {
     /// The partitions, in order; the tables of each follow those of the one before.
     partitions: Vec<Partition>,
+    /// The sums the heuristic maximises: by default every partition, and its reflection where
+    /// that applies ([`every_reading`]); a [`view_readings`](Self::view_readings) picks others.
+    readings: Vec<Reading>,
     tables: Tables,
+}
+
+/// One sum of a set: the tables of one of its partitions, read for the board itself or for its
+/// mirror image about the main diagonal (Korf & Felner's reflection).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reading {
+    /// Index into the set's [`partitions`](GridDatabases::partitions).
+    pub partition: usize,
+    /// Whether the sum reads the board's mirror image.
+    pub mirrored: bool,
+}
+
+impl Reading {
+    /// Partition `partition` read for the board itself.
+    #[must_use]
+    pub fn plain(partition: usize) -> Self {
+        Self {
+            partition,
+            mirrored: false,
+        }
+    }
+
+    /// Partition `partition` read for the board's mirror image.
+    #[must_use]
+    pub fn mirrored(partition: usize) -> Self {
+        Self {
+            partition,
+            mirrored: true,
+        }
+    }
+}
+
+/// Every partition's sum and, where it applies, its reflection's, in order.
+fn every_reading(partitions: &[Partition]) -> Vec<Reading> {
+    partitions
+        .iter()
+        .enumerate()
+        .flat_map(|(k, p)| {
+            std::iter::once(Reading::plain(k)).chain(p.reflects().then(|| Reading::mirrored(k)))
+        })
+        .collect()
 }
 
 impl fmt::Debug for GridDatabases {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GridDatabases")
             .field("partitions", &self.partitions)
+            .field("readings", &self.readings)
             .field("bytes", &self.memory_bytes())
             .finish()
     }
 }
 
 impl GridDatabases {
+    /// The set of `partitions` over `tables`, every sum read.
+    fn new(partitions: Vec<Partition>, tables: Tables) -> Self {
+        Self {
+            readings: every_reading(&partitions),
+            partitions,
+            tables,
+        }
+    }
+
     /// Builds every table of `partition`, one after another, each on `threads` threads paced by
     /// `pace` (which also hears each finished layer).
     ///
@@ -111,10 +166,7 @@ impl GridDatabases {
             });
             tables.table_mut(i).copy_from_slice(&table);
         }
-        Self {
-            partitions: vec![partition],
-            tables,
-        }
+        Self::new(vec![partition], tables)
     }
 
     /// One set maximising the sums of `sets`, in that order (a catalogue of partitions): the
@@ -130,7 +182,7 @@ impl GridDatabases {
             .collect();
         combinable(&partitions)?;
         let tables = Tables::concat(&sets.iter().map(|set| &set.tables).collect::<Vec<_>>());
-        Ok(Self { partitions, tables })
+        Ok(Self::new(partitions, tables))
     }
 
     /// The set of the partitions `chosen` (indices into [`partitions`](Self::partitions), in
@@ -154,19 +206,58 @@ impl GridDatabases {
         let tables = chosen.iter().flat_map(|&k| {
             (firsts[k]..firsts[k] + self.partitions[k].patterns().len()).collect::<Vec<_>>()
         });
-        Self {
-            partitions: chosen.iter().map(|&k| self.partitions[k].clone()).collect(),
-            tables: self.tables.select(tables),
+        Self::new(
+            chosen.iter().map(|&k| self.partitions[k].clone()).collect(),
+            self.tables.select(tables),
+        )
+    }
+
+    /// The set whose sums are `readings` (of this set's partitions; maximised), sharing this
+    /// set's memory: a partition read for the board beside another read for its mirror image,
+    /// say, rather than each with its own reflection.
+    ///
+    /// # Panics
+    /// When `readings` is empty, names a partition the set does not have, or reads a mirror
+    /// image where reflection does not apply ([`Partition::reflects`]).
+    #[must_use]
+    pub fn view_readings(&self, readings: &[Reading]) -> Self {
+        let mut chosen: Vec<usize> = Vec::new();
+        for reading in readings {
+            let partition = &self.partitions[reading.partition];
+            assert!(
+                !reading.mirrored || partition.reflects(),
+                "{partition} has no mirror image to read"
+            );
+            if !chosen.contains(&reading.partition) {
+                chosen.push(reading.partition);
+            }
         }
+        let mut view = self.view(&chosen);
+        view.readings = readings
+            .iter()
+            .map(|r| Reading {
+                partition: chosen.iter().position(|&k| k == r.partition).unwrap_or(0),
+                mirrored: r.mirrored,
+            })
+            .collect();
+        view
     }
 
     /// The sets that race the first partition's on each board (`grid_ida/race.rs`), as views
-    /// of this one: every other partition alone, then the first two maximised. Four sums cost
-    /// about 1.55 times two a node on two threads, but on some boards they save more than
-    /// that: Korf & Felner's with Clausecker's best single take 0.53 times the nodes of either
-    /// alone on Korf & Felner's #4 (2.80e9 against 5.26e9) and 0.61 on #28, but 0.67–0.78 times
-    /// on the other four largest of the 20 easiest (their early iterations), which the race
-    /// leaves to the single sets since it weighs each set's nodes by their cost.
+    /// of this one: every other partition alone, then the first two maximised, then (where
+    /// reflection applies) the first two **crossed**: both read for the board, and both for its
+    /// mirror image.
+    ///
+    /// Four sums cost about 1.55 times two a node on two threads, but on some boards they save
+    /// more than that: Korf & Felner's with Clausecker's best single take 0.53 times the nodes
+    /// of either alone on Korf & Felner's #4 (2.80e9 against 5.26e9) and 0.61 on #28, but
+    /// 0.67–0.78 times on the other four largest of the 20 easiest (their early iterations),
+    /// which the race leaves to the single sets since it weighs each set's nodes by their cost.
+    /// A crossed pair costs what a single set does, two sums, and on some boards it is the
+    /// better pair: on their early iterations (bounds 92–101), Korf & Felner's with the best
+    /// single took 0.78 times the nodes of the best of the sets before on #26, #25 and #44;
+    /// their mirror images 0.84 times on #4 (with the four sums' nodes weighed at 1.55) and
+    /// 0.93 on #41.
     #[must_use]
     pub fn raced_views(&self) -> Vec<Self> {
         let mut views: Vec<Self> = (1..self.partitions.len())
@@ -174,6 +265,10 @@ impl GridDatabases {
             .collect();
         if self.partitions.len() > 1 {
             views.push(self.view(&[0, 1]));
+            if self.partitions[0].reflects() && self.partitions[1].reflects() {
+                views.push(self.view_readings(&[Reading::plain(0), Reading::plain(1)]));
+                views.push(self.view_readings(&[Reading::mirrored(0), Reading::mirrored(1)]));
+            }
         }
         views
     }
@@ -188,6 +283,18 @@ impl GridDatabases {
     #[must_use]
     pub fn partitions(&self) -> &[Partition] {
         &self.partitions
+    }
+
+    /// The sums the heuristic maximises, in order.
+    #[must_use]
+    pub fn readings(&self) -> &[Reading] {
+        &self.readings
+    }
+
+    /// Whether `other` gives the same heuristic from the same partitions: the same sums.
+    #[must_use]
+    pub fn same_sums(&self, other: &Self) -> bool {
+        self.partitions == other.partitions && self.readings == other.readings
     }
 
     /// Bytes the tables take in memory (and, plus a short header, on disk); a

@@ -160,7 +160,7 @@ impl GridDatabases {
             read_one(reader, expected, &mut tables, first..first + count)?;
             first += count;
         }
-        Ok(Self { partitions, tables })
+        Ok(Self::new(partitions, tables))
     }
 }
 

@@ -383,7 +383,7 @@ impl Solver {
 
     /// Holds `databases` (another partition's, or several maximised) for `grid` and `blank`
     /// from now on, to race the main set on each optimal case; `false` (and nothing changes)
-    /// when a set of the same partitions is held for them already.
+    /// when a set of the same sums is held for them already.
     pub fn install_rival_databases(
         &self,
         grid: Grid,
@@ -392,10 +392,7 @@ impl Solver {
     ) -> bool {
         let mut rivals = lock(&self.rivals);
         let held = rivals.entry((grid, blank)).or_default();
-        if held
-            .iter()
-            .any(|set| set.partitions() == databases.partitions())
-        {
+        if held.iter().any(|set| set.same_sums(&databases)) {
             return false;
         }
         held.push(Arc::new(databases));

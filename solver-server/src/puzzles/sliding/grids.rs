@@ -289,7 +289,8 @@ impl Grids {
     }
 
     /// Loads the stored sets of `main` and `rivals` into one allocation and installs `main`'s
-    /// with the views that race it (each stored rival, and `main` maximised with the first):
+    /// with the views that race it (each stored rival, `main` maximised with the first, and the
+    /// two crossed; `GridDatabases::raced_views`):
     /// false when `main` or every rival is not stored, or they cannot be read together.
     fn prepare_together(
         &self,
