@@ -381,9 +381,9 @@ impl Solver {
             .unwrap_or_default()
     }
 
-    /// Holds `databases` (another partition's, or several maximised) for `grid` and `blank`
-    /// from now on, to race the main set on each optimal case; `false` (and nothing changes)
-    /// when a set of the same sums is held for them already.
+    /// Holds `databases` (another partition's, several maximised, or other readings of them)
+    /// for `grid` and `blank` from now on, to race the main set on each optimal case; `false`
+    /// (and nothing changes) when a set of the same sums is held for them already.
     pub fn install_rival_databases(
         &self,
         grid: Grid,
