@@ -480,8 +480,8 @@ fn the_blanks_region_raises_the_least_costs() {
 /// Stored sets read together make one allocation that [`GridDatabases::combine`] would make of
 /// them; a view of a partition is that set alone (same heuristic on every board, same bytes
 /// written), and the raced views are each other partition alone, then the first two together,
-/// then the first two crossed (both read for the board, both for its mirror image), all sharing
-/// the memory. A broken file among them is refused as alone.
+/// then the first crossed with each other one (both read for the board, both for its mirror
+/// image), all sharing the memory. A broken file among them is refused as alone.
 #[test]
 fn sets_read_together_give_views_of_one_allocation() {
     let grid = Grid::new(3, 3).unwrap();
@@ -517,6 +517,7 @@ fn sets_read_together_give_views_of_one_allocation() {
     let views = together.raced_views();
     let chosen: Vec<Vec<Partition>> = views.iter().map(|v| v.partitions().to_vec()).collect();
     let first_two = vec![partitions[0].clone(), partitions[1].clone()];
+    let first_and_last = vec![partitions[0].clone(), partitions[2].clone()];
     assert_eq!(
         chosen,
         [
@@ -525,13 +526,18 @@ fn sets_read_together_give_views_of_one_allocation() {
             first_two.clone(),
             first_two.clone(),
             first_two,
+            first_and_last.clone(),
+            first_and_last,
         ]
     );
-    assert_eq!(views[3].readings(), [Reading::plain(0), Reading::plain(1)]);
-    assert_eq!(
-        views[4].readings(),
-        [Reading::mirrored(0), Reading::mirrored(1)]
-    );
+    for (view, k) in views[3..].chunks(2).zip(1..) {
+        assert_eq!(view[0].readings(), [Reading::plain(0), Reading::plain(1)]);
+        assert_eq!(
+            view[1].readings(),
+            [Reading::mirrored(0), Reading::mirrored(1)],
+            "crossed with partition {k}"
+        );
+    }
     let plain: Vec<GridDatabases> = (0..3)
         .map(|k| together.view_readings(&[Reading::plain(k)]))
         .collect();
@@ -586,14 +592,16 @@ fn sets_read_together_give_views_of_one_allocation() {
             let both = together.view_readings(&[Reading::plain(k), Reading::mirrored(k)]);
             assert_eq!(h(&both, &board), h(set, &board), "{board:?}, partition {k}");
         }
-        assert_eq!(
-            h(&views[3], &board),
-            h(&plain[0], &board).max(h(&plain[1], &board))
-        );
-        assert_eq!(
-            h(&views[4], &board),
-            h(&mirrored[0], &board).max(h(&mirrored[1], &board))
-        );
+        for (view, k) in views[3..].chunks(2).zip(1..) {
+            assert_eq!(
+                h(&view[0], &board),
+                h(&plain[0], &board).max(h(&plain[k], &board))
+            );
+            assert_eq!(
+                h(&view[1], &board),
+                h(&mirrored[0], &board).max(h(&mirrored[k], &board))
+            );
+        }
         for view in &views {
             assert!(h(view, &board) <= distance, "{board:?}: admissible");
         }

@@ -35,6 +35,20 @@ const CLAUSECKER_BEST_24: [[u8; 6]; 4] = [
     [2, 3, 4, 7, 8, 9],
 ];
 
+/// Partition 5 of Clausecker & Reinefeld's small catalogue (2019, `clausecker/24puzzle`,
+/// `catalogues/small-compound.cat`: a 2×3 block in the top-left corner, the right column below
+/// the top row, a 2×3 block in the middle, the bottom-left 2×3 block), moved to the blank-last
+/// goal by the same half-turn. Weak alone on most of Korf & Felner's instances (0.57 times the
+/// nodes of the others on #37), it is the best partner of theirs read for the same side on #31
+/// (both for the mirror image: 0.87 times the nodes of the best pair of the others at bound 93,
+/// a throwaway per-bound counter, README).
+const SMALL_CATALOGUE_5_24: [[u8; 6]; 4] = [
+    [13, 14, 18, 19, 22, 23],
+    [0, 5, 10, 15, 20, 21],
+    [1, 6, 11, 12, 16, 17],
+    [2, 3, 4, 7, 8, 9],
+];
+
 /// Partition 4 of Clausecker & Reinefeld's small catalogue (2019, `clausecker/24puzzle`,
 /// `catalogues/small-compound.cat`: an L along the left column and top row, the top-right block,
 /// and two 2×3 blocks below), moved to the blank-last goal by the same half-turn. Weaker than the
@@ -183,7 +197,9 @@ impl Partition {
 
     /// The partitions whose sets may race [`default_for`](Self::default_for)'s on each board
     /// (`grid_ida/race.rs`), the most useful first: on 5×5 with the blank last, Clausecker's best
-    /// single 6-6-6-6, then partition 4 of the small catalogue; none elsewhere.
+    /// single 6-6-6-6, then partitions 5 and 4 of the small catalogue; none elsewhere. A server's
+    /// default budget holds the first two beside the default set (`solver-store`'s
+    /// `rivals_within`).
     ///
     /// # Panics
     /// When `blank` is not a cell of `grid`.
@@ -194,13 +210,17 @@ impl Partition {
             "blank cell {blank} is not on a {grid} board"
         );
         if grid.rows() == 5 && grid.cols() == 5 && blank == 24 {
-            return [CLAUSECKER_BEST_24, SMALL_CATALOGUE_4_24]
-                .iter()
-                .map(|patterns| {
-                    let patterns = patterns.iter().map(|p| p.to_vec()).collect();
-                    Self::new(grid, blank, patterns).expect("a valid partition")
-                })
-                .collect();
+            return [
+                CLAUSECKER_BEST_24,
+                SMALL_CATALOGUE_5_24,
+                SMALL_CATALOGUE_4_24,
+            ]
+            .iter()
+            .map(|patterns| {
+                let patterns = patterns.iter().map(|p| p.to_vec()).collect();
+                Self::new(grid, blank, patterns).expect("a valid partition")
+            })
+            .collect();
         }
         Vec::new()
     }
@@ -339,9 +359,9 @@ mod tests {
     fn rivals_are_other_partitions_of_the_same_tiles() {
         let grid = Grid::new(5, 5).unwrap();
         let rivals = Partition::rivals_for(grid, 24);
-        assert_eq!(rivals.len(), 2);
-        assert_ne!(rivals[0], rivals[1]);
-        for rival in &rivals {
+        assert_eq!(rivals.len(), 3);
+        for (i, rival) in rivals.iter().enumerate() {
+            assert!(!rivals[..i].contains(rival));
             assert_ne!(*rival, Partition::default_for(grid, 24));
             assert_eq!(rival.table_bytes(), 976_562_500);
         }
