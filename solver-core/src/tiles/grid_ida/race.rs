@@ -22,11 +22,16 @@ use std::time::{Duration, Instant};
 use super::{Core, Estimate, Step};
 use crate::stop::{Stop, Stopped};
 
-/// The nodes one bound must take before the race is decided there: about 25 ms of one core.
-/// On Korf & Felner's 20 easiest, deciding at the first bound with 0.5 M, 1 M, 2 M or 4 M nodes
-/// chose wrongly only between sets within a few per cent of each other, and the race's cost
-/// grows with the bound it is decided at (`korf24 --race`'s node counts per bound, README).
-pub(super) const RACE_NODES: u64 = 1_000_000;
+/// The nodes one bound must take before the race is decided there: about 3 ms of one core.
+/// The race runs on one thread (the search takes no helper until it is decided), and its cost
+/// grows about eightfold with each bound it goes on, so the threshold is as low as the picks
+/// allow. With the four stored sets (eleven views), Korf & Felner's 20 easiest pick the same
+/// view at 60 k, 125 k, 250 k, 500 k and 1 M nodes on 18, 18, 19, 19 and 20 of them: #44's
+/// pick at 125 k took 61.0 M nodes against 63.3 M, #36's 790 M against 684 M. The races of the
+/// 20 took 1.35 s at 125 k against 9.7 s at 1 M (31 M nodes against 248 M; `korf24` stopped at
+/// each decision, 2026-11-29). With fewer sets, deciding at 0.5, 1, 2 or 4 M nodes chose
+/// wrongly only between sets within a few per cent of each other (README).
+pub(super) const RACE_NODES: u64 = 125_000;
 
 /// What a node costs a rival whose move reads `reads` tables, in hundredths of a node that reads
 /// two (a partition and its reflection). Four reads took 1.42–1.46 times as long a node on one
