@@ -132,6 +132,20 @@ fn databases(file: Option<&PathBuf>, partitions: &[Partition], threads: usize) -
     GridDatabases::combine(sets).expect("sets of one shape")
 }
 
+/// A raced view's sums by the partitions' names in `names` (`P0` the first set's, `P1`, … the
+/// raced ones): `P0+P0'` is a partition with its reflection, `P0+P1` two crossed.
+fn view_name(view: &GridDatabases, names: &[Partition]) -> String {
+    view.readings()
+        .iter()
+        .map(|reading| {
+            let partition = &view.partitions()[reading.partition];
+            let k = names.iter().position(|p| p == partition).unwrap_or(usize::MAX);
+            format!("P{k}{}", if reading.mirrored { "'" } else { "" })
+        })
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
 /// A 5×5 partition written as patterns of cells, `/` between patterns and `,` between cells.
 /// A partition written as patterns of cells, `/` between patterns and `,` between cells.
 fn parse_partition(text: &str) -> Result<Partition, String> {
@@ -197,6 +211,14 @@ fn optimal(
     let grid = Grid::new(5, 5).expect("5x5");
     let goal = GridBoard::goal(grid);
     let main = databases(file, more, threads);
+    // The raced partitions by name: P0 the first set's, P1, P2, … those of --race.
+    let names: Vec<Partition> = main
+        .partitions()
+        .iter()
+        .take(1)
+        .cloned()
+        .chain(races.iter().cloned())
+        .collect();
     let sets: Vec<Arc<GridDatabases>> = if races.is_empty() {
         vec![Arc::new(main)]
     } else {
@@ -236,6 +258,13 @@ fn optimal(
             .with_pruning(Arc::clone(&pruning));
         let h0 = search.bound();
         let moves = run_on(&mut search, threads);
+        let guide = if sets.len() > 1 {
+            search
+                .databases()
+                .map_or_else(String::new, |dbs| format!(", guided by {}", view_name(dbs, &names)))
+        } else {
+            String::new()
+        };
         let elapsed = t.elapsed().as_secs_f64();
         let stats = search.stats();
         let ok = moves.len() as u32 == *optimum && start.replay(&moves).ok() == Some(goal.clone());
@@ -248,7 +277,7 @@ fn optimal(
             )
         });
         println!(
-            "{id:>2}: {:>3} moves (optimum {optimum}), h0 {h0}, {} iterations, {} nodes, {elapsed:.2} s, {:.2} M nodes/s{beside}{}",
+            "{id:>2}: {:>3} moves (optimum {optimum}), h0 {h0}, {} iterations, {} nodes, {elapsed:.2} s, {:.2} M nodes/s{guide}{beside}{}",
             moves.len(),
             stats.iterations,
             stats.nodes,

@@ -709,6 +709,17 @@ impl GridSearch {
         bound.max(self.floor)
     }
 
+    /// The pattern databases guiding the search: the race's winner once it is decided (the
+    /// first set while it runs), `None` for Manhattan distance and linear conflicts. For
+    /// benchmarks that report which raced set won.
+    #[must_use]
+    pub fn databases(&self) -> Option<&Arc<GridDatabases>> {
+        match &self.estimate {
+            Estimate::Databases(databases) => Some(&databases.dbs),
+            Estimate::Conflicts(_) => None,
+        }
+    }
+
     /// The work done so far (by the whole team, once split).
     #[must_use]
     pub fn stats(&self) -> SearchStats {
