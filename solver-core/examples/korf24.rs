@@ -139,7 +139,10 @@ fn view_name(view: &GridDatabases, names: &[Partition]) -> String {
         .iter()
         .map(|reading| {
             let partition = &view.partitions()[reading.partition];
-            let k = names.iter().position(|p| p == partition).unwrap_or(usize::MAX);
+            let k = names
+                .iter()
+                .position(|p| p == partition)
+                .unwrap_or(usize::MAX);
             format!("P{k}{}", if reading.mirrored { "'" } else { "" })
         })
         .collect::<Vec<_>>()
@@ -259,9 +262,9 @@ fn optimal(
         let h0 = search.bound();
         let moves = run_on(&mut search, threads);
         let guide = if sets.len() > 1 {
-            search
-                .databases()
-                .map_or_else(String::new, |dbs| format!(", guided by {}", view_name(dbs, &names)))
+            search.databases().map_or_else(String::new, |dbs| {
+                format!(", guided by {}", view_name(dbs, &names))
+            })
         } else {
             String::new()
         };

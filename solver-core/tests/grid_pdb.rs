@@ -10,7 +10,7 @@ use solver_core::tiles::bfs;
 use solver_core::tiles::grid::Grid;
 use solver_core::tiles::grid_board::GridBoard;
 use solver_core::tiles::grid_ida::{self, GridSearch, Slice};
-use solver_core::tiles::grid_pdb::{GridDatabases, Partition, Reading, StorageError};
+use solver_core::tiles::grid_pdb::{self, GridDatabases, Partition, Reading, StorageError};
 use solver_core::{Move, Stop, Unpaced, format_moves};
 use solver_test_support::rng::Lcg;
 
@@ -480,8 +480,8 @@ fn the_blanks_region_raises_the_least_costs() {
 /// Stored sets read together make one allocation that [`GridDatabases::combine`] would make of
 /// them; a view of a partition is that set alone (same heuristic on every board, same bytes
 /// written), and the raced views are each other partition alone, then the first two together,
-/// then the first crossed with each other one (both read for the board, both for its mirror
-/// image), all sharing the memory. A broken file among them is refused as alone.
+/// then every pair that shares at most one pattern crossed, the first with each other one first
+/// (both read for the board, both for its mirror image), all sharing the memory. A broken file among them is refused as alone.
 #[test]
 fn sets_read_together_give_views_of_one_allocation() {
     let grid = Grid::new(3, 3).unwrap();
@@ -516,26 +516,26 @@ fn sets_read_together_give_views_of_one_allocation() {
     assert_eq!(together.memory_bytes(), total);
     let views = together.raced_views();
     let chosen: Vec<Vec<Partition>> = views.iter().map(|v| v.partitions().to_vec()).collect();
-    let first_two = vec![partitions[0].clone(), partitions[1].clone()];
-    let first_and_last = vec![partitions[0].clone(), partitions[2].clone()];
-    assert_eq!(
-        chosen,
-        [
-            vec![partitions[1].clone()],
-            vec![partitions[2].clone()],
-            first_two.clone(),
-            first_two.clone(),
-            first_two,
-            first_and_last.clone(),
-            first_and_last,
-        ]
-    );
-    for (view, k) in views[3..].chunks(2).zip(1..) {
+    let pair = |j: usize, k: usize| vec![partitions[j].clone(), partitions[k].clone()];
+    let crossed = [(0, 1), (0, 2), (1, 2)];
+    // Each pair shares at most one pattern (the last two share [1, 0]), so all are crossed.
+    assert_eq!(grid_pdb::crossed_pairs(&partitions), crossed);
+    let mut expected = vec![
+        vec![partitions[1].clone()],
+        vec![partitions[2].clone()],
+        pair(0, 1),
+    ];
+    for &(j, k) in &crossed {
+        expected.extend([pair(j, k), pair(j, k)]);
+    }
+    assert_eq!(chosen, expected);
+    for (view, &(j, k)) in views[3..].chunks(2).zip(&crossed) {
+        // A view names its own partitions: the pair's first is its 0, the second its 1.
         assert_eq!(view[0].readings(), [Reading::plain(0), Reading::plain(1)]);
         assert_eq!(
             view[1].readings(),
             [Reading::mirrored(0), Reading::mirrored(1)],
-            "crossed with partition {k}"
+            "partitions {j} and {k} crossed"
         );
     }
     let plain: Vec<GridDatabases> = (0..3)
@@ -592,14 +592,14 @@ fn sets_read_together_give_views_of_one_allocation() {
             let both = together.view_readings(&[Reading::plain(k), Reading::mirrored(k)]);
             assert_eq!(h(&both, &board), h(set, &board), "{board:?}, partition {k}");
         }
-        for (view, k) in views[3..].chunks(2).zip(1..) {
+        for (view, &(j, k)) in views[3..].chunks(2).zip(&crossed) {
             assert_eq!(
                 h(&view[0], &board),
-                h(&plain[0], &board).max(h(&plain[k], &board))
+                h(&plain[j], &board).max(h(&plain[k], &board))
             );
             assert_eq!(
                 h(&view[1], &board),
-                h(&mirrored[0], &board).max(h(&mirrored[k], &board))
+                h(&mirrored[j], &board).max(h(&mirrored[k], &board))
             );
         }
         for view in &views {

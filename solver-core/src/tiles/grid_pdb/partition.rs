@@ -293,6 +293,15 @@ impl Partition {
         &self.patterns
     }
 
+    /// How many patterns (the same target cells) this partition and `other` have in common.
+    #[must_use]
+    pub fn shared_patterns(&self, other: &Self) -> usize {
+        self.patterns
+            .iter()
+            .filter(|pattern| other.patterns.contains(pattern))
+            .count()
+    }
+
     /// Bytes of each pattern's table, in pattern order: `cells^tiles`.
     #[must_use]
     pub fn table_sizes(&self) -> Vec<u64> {
@@ -367,6 +376,29 @@ mod tests {
         }
         assert!(Partition::rivals_for(grid, 0).is_empty());
         assert!(Partition::rivals_for(Grid::new(4, 5).unwrap(), 19).is_empty());
+    }
+
+    /// The 24-puzzle's raced sets are crossed but for the best single with partition 5 of the
+    /// small catalogue, which share two patterns (the best single shares one with partition 4,
+    /// Korf & Felner's none with any).
+    #[test]
+    fn partitions_sharing_two_patterns_are_not_crossed() {
+        let grid = Grid::new(5, 5).unwrap();
+        let sets: Vec<Partition> = std::iter::once(Partition::default_for(grid, 24))
+            .chain(Partition::rivals_for(grid, 24))
+            .collect();
+        let shared: Vec<Vec<usize>> = sets
+            .iter()
+            .map(|a| sets.iter().map(|b| a.shared_patterns(b)).collect())
+            .collect();
+        assert_eq!(
+            shared,
+            [[4, 0, 0, 0], [0, 4, 2, 1], [0, 2, 4, 0], [0, 1, 0, 4]]
+        );
+        assert_eq!(
+            super::super::crossed_pairs(&sets),
+            [(0, 1), (0, 2), (0, 3), (1, 3), (2, 3)]
+        );
     }
 
     #[test]

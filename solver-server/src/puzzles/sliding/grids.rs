@@ -289,8 +289,8 @@ impl Grids {
     }
 
     /// Loads the stored sets of `main` and `rivals` into one allocation and installs `main`'s
-    /// with the views that race it (each stored rival, `main` maximised with the first, and the
-    /// two crossed; `GridDatabases::raced_views`):
+    /// with the views that race it (each stored rival, `main` maximised with the first, and
+    /// every pair crossed; `GridDatabases::raced_views`):
     /// false when `main` or every rival is not stored, or they cannot be read together.
     fn prepare_together(
         &self,
