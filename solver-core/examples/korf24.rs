@@ -30,7 +30,8 @@
 //! answer the search alone gives).
 //!
 //! `--memory` prints how long one read waits for the memory at working sets from 256 KiB to
-//! 1 GiB: this machine's searches wait on such reads, and its figures vary from day to day.
+//! 4 GiB, on 4 KiB pages and on 2 MiB ones (as the tables are held): this machine's searches
+//! wait on such reads, and its figures vary from day to day.
 //!
 //! For each instance: the answer's length, its proven lower bound, the published optimum, how it
 //! was found, and the time. Every answer must replay to the goal, be no shorter than the optimum,
@@ -395,39 +396,109 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
 }
 
 /// How long one read waits for the memory when each read's address comes from the one before
-/// (a pointer chase, 4 KiB pages), over working sets from the caches' sizes to a table's. The
-/// searches above wait on such reads, and this machine's figures vary from day to day, so a
-/// run's times are comparable with another day's only beside these.
+/// (a pointer chase), over working sets from the caches' sizes to a table's, on 4 KiB pages and
+/// on 2 MiB ones (as the tables are held: `pages.rs`). The searches wait on such reads, and this
+/// machine's figures vary from day to day, so a run's times are comparable with another day's
+/// only beside these.
 fn memory() {
-    println!("one dependent read, by working set (4 KiB pages):");
+    println!("one dependent read, by working set:   4 KiB pages   2 MiB pages");
     for (name, bytes) in [
         ("256 KiB", 256 << 10),
         ("1 MiB", 1 << 20),
         ("4 MiB", 4 << 20),
         ("32 MiB", 32 << 20),
+        ("256 MiB", 256 << 20),
         ("1 GiB", 1 << 30),
+        ("4 GiB", 4 << 30),
     ] {
-        let len: usize = bytes / 8;
-        // A full-period linear congruential step modulo a power of two visits every slot once,
-        // in an order no prefetcher follows.
-        let next = |i: usize| {
-            (i.wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407))
-                % len
+        let small = chase(&mut vec![0u64; bytes / 8]);
+        let huge = chase(&mut HugeSlots::new(bytes / 8));
+        println!("  {name:>7}: {small:28.1} ns {huge:10.1} ns");
+    }
+}
+
+/// Nanoseconds a read over `slots`, each read's address taken from the slot read before.
+fn chase(slots: &mut [u64]) -> f64 {
+    let len = slots.len();
+    // A full-period linear congruential step modulo a power of two visits every slot once,
+    // in an order no prefetcher follows.
+    for (i, slot) in slots.iter_mut().enumerate() {
+        *slot = (i
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407)
+            % len) as u64;
+    }
+    let reads = 4_000_000;
+    let mut at = 0;
+    for _ in 0..reads.min(len) {
+        at = slots[at] as usize;
+    }
+    let started = Instant::now();
+    for _ in 0..reads {
+        at = slots[at] as usize;
+    }
+    std::hint::black_box(at);
+    started.elapsed().as_secs_f64() * 1e9 / reads as f64
+}
+
+/// Slots on 2 MiB pages where the system grants them: an anonymous mapping advised before it is
+/// touched, as the tables' memory is.
+struct HugeSlots {
+    at: *mut u64,
+    len: usize,
+}
+
+impl HugeSlots {
+    const HUGE: usize = 2 << 20;
+
+    #[expect(
+        unsafe_code,
+        reason = "a private anonymous mapping, owned and unmapped by this value"
+    )]
+    fn new(len: usize) -> HugeSlots {
+        let bytes = (len * 8).next_multiple_of(Self::HUGE);
+        // SAFETY: a fresh private anonymous mapping; MADV_HUGEPAGE only changes how it is backed.
+        let at = unsafe {
+            let at = libc::mmap(
+                std::ptr::null_mut(),
+                bytes,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            assert!(at != libc::MAP_FAILED, "mapping {bytes} bytes");
+            libc::madvise(at, bytes, libc::MADV_HUGEPAGE);
+            at.cast::<u64>()
         };
-        let chain: Vec<u64> = (0..len).map(|i| next(i) as u64).collect();
-        let reads = 4_000_000;
-        let mut at = 0;
-        for _ in 0..reads.min(len) {
-            at = chain[at] as usize;
+        HugeSlots { at, len }
+    }
+}
+
+impl std::ops::Deref for HugeSlots {
+    type Target = [u64];
+    #[expect(unsafe_code, reason = "the mapping holds len zeroed slots")]
+    fn deref(&self) -> &[u64] {
+        // SAFETY: the mapping is at least len * 8 bytes, zero-filled, and lives as long as self.
+        unsafe { std::slice::from_raw_parts(self.at, self.len) }
+    }
+}
+
+impl std::ops::DerefMut for HugeSlots {
+    #[expect(unsafe_code, reason = "the mapping holds len zeroed slots")]
+    fn deref_mut(&mut self) -> &mut [u64] {
+        // SAFETY: as in deref, and &mut self is the only access.
+        unsafe { std::slice::from_raw_parts_mut(self.at, self.len) }
+    }
+}
+
+impl Drop for HugeSlots {
+    #[expect(unsafe_code, reason = "unmaps the mapping made in new")]
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in new, of this length, no longer borrowed.
+        unsafe {
+            libc::munmap(self.at.cast(), (self.len * 8).next_multiple_of(Self::HUGE));
         }
-        let started = Instant::now();
-        for _ in 0..reads {
-            at = chain[at] as usize;
-        }
-        let ns = started.elapsed().as_secs_f64() * 1e9 / reads as f64;
-        std::hint::black_box(at);
-        println!("  {name:>7}: {ns:6.1} ns");
     }
 }
 
