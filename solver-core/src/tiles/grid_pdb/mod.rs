@@ -117,8 +117,10 @@ impl Reading {
 /// best: with the 24-puzzle's four raced sets, Clausecker's best single and partition 5 of the
 /// small catalogue (two patterns in common), both mirrored, won the race on Korf & Felner's #3
 /// and took 7.70e9 nodes against 6.76e9 for the best single with its reflection. Crossing every
-/// other pair helped: the best single with partition 4 (one pattern in common), both mirrored,
-/// took #29 in 5.35e8 nodes against 9.27e8 (`korf24 --race`, 2026-12-01).
+/// other pair helped: the best single with partition 4 of that catalogue (one pattern in
+/// common), both mirrored, took #29 in 5.35e8 nodes against 9.27e8, and with partition 10 of
+/// the improved one (none in common) #29 in 3.94e8 and #4 in 3.26e9 against 4.89e9
+/// (`korf24 --race`, 2026-12-01).
 #[must_use]
 pub fn crossed_pairs(partitions: &[Partition]) -> Vec<(usize, usize)> {
     (0..partitions.len())

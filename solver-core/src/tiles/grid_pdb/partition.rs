@@ -49,16 +49,20 @@ const SMALL_CATALOGUE_5_24: [[u8; 6]; 4] = [
     [2, 3, 4, 7, 8, 9],
 ];
 
-/// Partition 4 of Clausecker & Reinefeld's small catalogue (2019, `clausecker/24puzzle`,
-/// `catalogues/small-compound.cat`: an L along the left column and top row, the top-right block,
-/// and two 2×3 blocks below), moved to the blank-last goal by the same half-turn. Weaker than the
-/// other two on most of Korf & Felner's instances, it needs about 0.55 times their nodes on #1
-/// and #5 (their early iterations, `korf24 --race`).
-const SMALL_CATALOGUE_4_24: [[u8; 6]; 4] = [
-    [4, 9, 14, 18, 19, 23],
-    [15, 16, 17, 20, 21, 22],
-    [2, 3, 7, 8, 12, 13],
-    [0, 1, 5, 6, 10, 11],
+/// Partition 10 of Clausecker & Reinefeld's improved catalogue (2019, `clausecker/24puzzle`,
+/// `catalogues/improved-compound.cat`: a 2×2 block with the right column above it, an L along
+/// the left column and into the bottom row, and two bent blocks between them), moved to the
+/// blank-last goal by the same half-turn. It shares no pattern with Korf & Felner's or the best
+/// single, so it is crossed with both: the best single crossed with it, both mirrored, took
+/// Korf & Felner's #4 in 3.26e9 nodes against 4.89e9 for the best pair of the other three sets
+/// (`korf24 --race`, 2026-12-01; 0.78 of their nodes from bound 90 to 94, a throwaway per-bound
+/// counter), and the 20 easiest in 36.19e9 nodes against 37.05e9 with partition 4 of the small
+/// catalogue in its place (README).
+const IMPROVED_CATALOGUE_10_24: [[u8; 6]; 4] = [
+    [9, 14, 18, 19, 22, 23],
+    [0, 5, 10, 15, 20, 21],
+    [1, 6, 11, 12, 16, 17],
+    [2, 3, 4, 7, 8, 13],
 ];
 
 /// Why cells do not make a partition.
@@ -197,9 +201,9 @@ impl Partition {
 
     /// The partitions whose sets may race [`default_for`](Self::default_for)'s on each board
     /// (`grid_ida/race.rs`), the most useful first: on 5×5 with the blank last, Clausecker's best
-    /// single 6-6-6-6, then partitions 5 and 4 of the small catalogue; none elsewhere. A server's
-    /// default budget holds the first two beside the default set (`solver-store`'s
-    /// `rivals_within`).
+    /// single 6-6-6-6, partition 5 of the small catalogue, then partition 10 of the improved
+    /// one; none elsewhere. A server's default budget (4096 MiB) holds all three beside the
+    /// default set (`solver-store`'s `rivals_within`).
     ///
     /// # Panics
     /// When `blank` is not a cell of `grid`.
@@ -213,7 +217,7 @@ impl Partition {
             return [
                 CLAUSECKER_BEST_24,
                 SMALL_CATALOGUE_5_24,
-                SMALL_CATALOGUE_4_24,
+                IMPROVED_CATALOGUE_10_24,
             ]
             .iter()
             .map(|patterns| {
@@ -378,9 +382,10 @@ mod tests {
         assert!(Partition::rivals_for(Grid::new(4, 5).unwrap(), 19).is_empty());
     }
 
-    /// The 24-puzzle's raced sets are crossed but for the best single with partition 5 of the
-    /// small catalogue, which share two patterns (the best single shares one with partition 4,
-    /// Korf & Felner's none with any).
+    /// The 24-puzzle's raced sets are crossed where they share at most one pattern: Korf &
+    /// Felner's with each of the others (none in common), the best single with partition 10 of
+    /// the improved catalogue (none); not partition 5 of the small catalogue with the best single
+    /// or with partition 10 (two each).
     #[test]
     fn partitions_sharing_two_patterns_are_not_crossed() {
         let grid = Grid::new(5, 5).unwrap();
@@ -393,11 +398,11 @@ mod tests {
             .collect();
         assert_eq!(
             shared,
-            [[4, 0, 0, 0], [0, 4, 2, 1], [0, 2, 4, 0], [0, 1, 0, 4]]
+            [[4, 0, 0, 0], [0, 4, 2, 0], [0, 2, 4, 2], [0, 0, 2, 4]]
         );
         assert_eq!(
             super::super::crossed_pairs(&sets),
-            [(0, 1), (0, 2), (0, 3), (1, 3), (2, 3)]
+            [(0, 1), (0, 2), (0, 3), (1, 3)]
         );
     }
 
