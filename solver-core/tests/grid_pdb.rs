@@ -442,6 +442,44 @@ fn combining_refuses_mismatched_sets_and_writing_a_combined_one() {
     assert!(!bytes.is_empty());
 }
 
+/// More partitions than a lookup maximises (five with their reflections: ten sums) combine into
+/// one set that holds their tables but fits no target; its views of up to eight sums fit, and
+/// each gives what those partitions combined alone give; more than 64 tables are refused.
+#[test]
+fn a_set_of_more_sums_than_a_lookup_keeps_holds_views_only() {
+    use solver_core::tiles::grid_pdb::CombineError;
+    let grid = Grid::new(3, 3).unwrap();
+    let target = GridBoard::goal(grid);
+    let partitions: Vec<Partition> = [3, 2, 1]
+        .into_iter()
+        .map(|size| backwards(grid, 8, size))
+        .chain([2, 3].map(|size| Partition::automatic(grid, 8, 9u64.pow(size))))
+        .collect();
+    let build = |k: usize| GridDatabases::build(partitions[k].clone(), 1, &Unpaced);
+    let all = GridDatabases::combine((0..5).map(build).collect()).unwrap();
+    assert_eq!(all.readings().len(), 10);
+    assert!(!all.fits(&target));
+    assert_eq!(all.heuristic(&target, &target), None);
+    let view = all.view(&[4, 0]);
+    let alone = GridDatabases::combine(vec![build(4), build(0)]).unwrap();
+    assert!(view.fits(&target));
+    let dist = bfs::distances(target.clone(), u32::MAX);
+    for board in dist.keys() {
+        assert_eq!(
+            view.heuristic(board, &target),
+            alone.heuristic(board, &target),
+            "{board:?}"
+        );
+    }
+    assert!(!all.raced_views().is_empty());
+    assert!(all.raced_views().iter().all(|v| v.fits(&target)));
+    let singles = (0..9).map(|_| build(2)).collect();
+    assert_eq!(
+        GridDatabases::combine(singles).unwrap_err(),
+        CombineError::TooMany { tables: 72 }
+    );
+}
+
 /// The zero-aware bits raise the heuristic above the sum of the least costs where a pattern
 /// walls the blank away from where its tiles need it, and never lower it (2×4: no reflection,
 /// so the heuristic is that one sum).

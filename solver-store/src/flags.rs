@@ -13,8 +13,9 @@ pub const DATA_DIR_ENV: &str = "SOLVER_DATA_DIR";
 pub const NO_DATA_DIR_ENV: &str = "SOLVER_NO_DATA_DIR";
 
 /// The default of `--table-memory`: MiB the other shapes' tables may take, builds included
-/// (the server's budget, and that of `solver-client databases build --size`).
-pub const TABLE_MEMORY_MIB: u64 = 4096;
+/// (the server's budget, and that of `solver-client databases build --size`): 6144 MiB holds
+/// the 24-puzzle's six stored 6-6-6-6 sets (5.9 GB) that race on each optimal case.
+pub const TABLE_MEMORY_MIB: u64 = 6144;
 
 /// `--color WHEN`: when log lines on stderr are coloured, the same for the server and the client
 /// (the `NO_COLOR` convention, <https://no-color.org>, with a flag to override it).

@@ -385,9 +385,15 @@ mod tests {
     fn rivals_race_the_default_set_when_they_fit_beside_it() {
         let grid = Grid::new(5, 5).unwrap();
         let default = Partition::default_for(grid, 24);
-        let rivals = rivals_within(&default, 3 * default.table_bytes());
+        let rivals = rivals_within(&default, 5 * default.table_bytes());
         assert_eq!(rivals, Partition::rivals_for(grid, 24));
-        assert_eq!(rivals.len(), 3);
+        assert_eq!(rivals.len(), 5);
+        // The default budget holds them all beside the default set.
+        let budget = crate::flags::TABLE_MEMORY_MIB << 20;
+        assert_eq!(
+            rivals_within(&default, budget - default.table_bytes()),
+            rivals
+        );
         assert_eq!(
             rivals_within(&default, 2 * default.table_bytes()),
             rivals[..2]

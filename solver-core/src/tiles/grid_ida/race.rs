@@ -33,6 +33,23 @@ use crate::stop::{Stop, Stopped};
 /// wrongly only between sets within a few per cent of each other (README).
 pub(super) const RACE_NODES: u64 = 125_000;
 
+/// How close, in per cent of the leader's time, a rival must be at the deciding bound to race on
+/// to the next one. On the 24-puzzle the two best views are often within a few per cent at the
+/// first deciding bound and their order there is not their order over the whole search: with
+/// six stored sets (29 views), Korf & Felner's #4 went to a view that took 3.71e9 nodes
+/// against 3.26e9 (115.7 k against 120.6 k weighed nodes at bound 88, 1.21 M against 1.17 M at
+/// bound 90), and #31 to one that took 10.10e9 against 9.59e9 (102.77 k against 102.81 k at
+/// bound 87, 5.99 M against 5.84 M at bound 91; `korf24 --optimal --race`, 2026-12-02).
+const CLOSE: u64 = 10;
+
+/// The nodes at which a close race is decided all the same (about 30 ms of one core): the
+/// race's next bound would cost about eight times as many, on one thread. Deciding at the
+/// first bound where a rival needed 8 M nodes, #4, #31 and #36 went to the view with the fewest
+/// nodes over the whole search (#36: 3.89 M against 4.17 M at bound 84, where 125 k nodes chose
+/// the other, which took 790 M nodes against 684 M), and #3, #26, #1, #41 and #16 to the same
+/// view as at 125 k.
+const CLOSE_NODES: u64 = 1_000_000;
+
 /// What a node costs a rival whose move reads `reads` tables, in hundredths of a node that reads
 /// two (a partition and its reflection). Four reads took 1.42–1.46 times as long a node on one
 /// thread (`korf24 --optimal --threads 1 --add`, Korf & Felner's #38, #40, #25) but 1.54–1.60
@@ -55,6 +72,8 @@ pub(super) struct Race {
     records: Vec<Record>,
     /// The nodes that decide, [`RACE_NODES`] but in tests.
     threshold: u64,
+    /// How close a rival races on past the deciding bound, [`CLOSE`] but in tests.
+    close: u64,
     /// Per rival, rival 0 first: what a node costs it ([`node_cost`]).
     costs: Vec<u64>,
 }
@@ -93,12 +112,19 @@ impl Race {
                 .collect(),
             others,
             threshold: RACE_NODES,
+            close: CLOSE,
         }
     }
 
     #[cfg(test)]
     pub(super) fn with_threshold(mut self, nodes: u64) -> Self {
         self.threshold = nodes;
+        self
+    }
+
+    #[cfg(test)]
+    fn with_close(mut self, per_cent: u64) -> Self {
+        self.close = per_cent;
         self
     }
 
@@ -232,21 +258,41 @@ impl Race {
 
     /// The winner once every rival still in has searched `bound` and one needed at least the
     /// threshold's nodes for it (or dropped out there, past them): the least time there (nodes
-    /// weighed by their cost), the first on a tie.
-    fn winner_at(&self, bound: u32, own: &Core) -> Option<usize> {
+    /// weighed by their cost), the first on a tie. A close race goes on: while others are within
+    /// [`CLOSE`] of the leader's time and the leader needed fewer than [`CLOSE_NODES`], those
+    /// others and the leader search the next bound and the rest drop out (`None`).
+    fn winner_at(&mut self, bound: u32, own: &Core) -> Option<usize> {
         let sizes: Vec<(usize, u64)> = (0..self.records.len())
             .filter(|&i| !self.records[i].out)
             .map(|i| Some((i, self.size_at(i, self.core_of(i, own), bound)?)))
             .collect::<Option<_>>()?;
         let most = sizes.iter().map(|&(_, nodes)| nodes).max()?;
         let dropped = self.records.iter().any(|r| r.dropped_at == Some(bound));
-        (most >= self.threshold || dropped).then(|| {
-            sizes
-                .iter()
-                .min_by_key(|&&(i, nodes)| (nodes * self.costs[i], i))
-                .map(|&(i, _)| i)
-                .expect("a rival in the race")
-        })
+        if most < self.threshold && !dropped {
+            return None;
+        }
+        let time = |&(i, nodes): &(usize, u64)| nodes * self.costs[i];
+        let &(leader, leader_nodes) = sizes
+            .iter()
+            .min_by_key(|&&(i, nodes)| (time(&(i, nodes)), i))
+            .expect("a rival in the race");
+        let best = time(&(leader, leader_nodes));
+        let close: Vec<usize> = sizes
+            .iter()
+            .filter(|&&(i, nodes)| {
+                i != leader && time(&(i, nodes)) * 100 <= best * (100 + self.close)
+            })
+            .map(|&(i, _)| i)
+            .collect();
+        if close.is_empty() || leader_nodes >= CLOSE_NODES {
+            return Some(leader);
+        }
+        for &(i, _) in &sizes {
+            if i != leader && !close.contains(&i) {
+                self.records[i].out = true;
+            }
+        }
+        None
     }
 
     /// Ends the race: rival `winner` is swapped into `core` and `estimate` (rival 0's) to go on
@@ -459,6 +505,56 @@ mod tests {
         assert_eq!(race.winner_at(bound, &search.core), Some(1));
     }
 
+    /// A close race goes on: the rivals within [`CLOSE`] of the leader's time search the next
+    /// bound and the rest drop out; that bound decides among them, and so does a leader that
+    /// needed [`CLOSE_NODES`], however close the others.
+    #[test]
+    fn a_close_race_goes_on_to_the_next_bound() {
+        let (sets, _, goal, mut next) = bench(0x0c10_5e00);
+        let start = walk(100, &mut next);
+        let search = GridSearch::with_rival_databases(&start, &goal, &sets).unwrap();
+        let race = search.race.unwrap().with_threshold(1_000);
+        let close = |base: u64| base * (100 + CLOSE) / 100;
+        let at = |sizes: [u64; 3]| {
+            let mut race = race.clone();
+            for (record, nodes) in race.records.iter_mut().zip(sizes) {
+                record.done.push((90, nodes));
+            }
+            let winner = race.winner_at(90, &search.core);
+            (
+                winner,
+                race.records.iter().map(|r| r.out).collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(at([2_000, 5_000, 9_000]), (Some(0), vec![false; 3]));
+        assert_eq!(
+            at([close(2_000), 2_000, 9_000]),
+            (None, vec![false, false, true]),
+            "rival 2 drops out, 0 and 1 go on"
+        );
+        assert_eq!(
+            at([close(2_000) + 1, 2_000, 9_000]),
+            (Some(1), vec![false; 3])
+        );
+        let many = CLOSE_NODES;
+        assert_eq!(at([many + 1, many, many]), (Some(1), vec![false; 3]));
+
+        // Where they went on, the next bound decides among those still in.
+        let mut race = race.clone();
+        for (record, nodes) in race.records.iter_mut().zip([2_100, 2_000, 9_000]) {
+            record.done.push((90, nodes));
+        }
+        assert_eq!(race.winner_at(90, &search.core), None);
+        race.records[0].done.push((92, 10_000));
+        assert_eq!(
+            race.winner_at(92, &search.core),
+            None,
+            "rival 1 has not searched 92"
+        );
+        race.records[1].done.push((92, 13_000));
+        assert_eq!(race.winner_at(92, &search.core), Some(0));
+    }
+
     /// A set that reads more tables a move wins only where it saves more nodes than its reads
     /// cost; the cost follows the reads.
     #[test]
@@ -468,7 +564,7 @@ mod tests {
         let (sets, _, goal, mut next) = bench(0x3e16_4ed5);
         let start = walk(100, &mut next);
         let search = GridSearch::with_rival_databases(&start, &goal, &sets).unwrap();
-        let mut race = search.race.unwrap().with_threshold(1_000);
+        let mut race = search.race.unwrap().with_threshold(1_000).with_close(0);
         let four = node_cost(4);
         race.costs = vec![100, 100, four];
         let bound = 90;

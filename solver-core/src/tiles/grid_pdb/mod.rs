@@ -192,9 +192,13 @@ impl GridDatabases {
     /// One set maximising the sums of `sets`, in that order (a catalogue of partitions): the
     /// heuristic is the largest of every set's sum and, where it applies, every set's reflection.
     ///
+    /// A set of more sums than a lookup keeps (8: four partitions with their reflections) holds
+    /// the tables of its [`view`](Self::view)s, as the 24-puzzle's six raced sets are held, but
+    /// [`fits`](Self::fits) no target itself.
+    ///
     /// # Errors
     /// When `sets` is empty, the sets are for other shapes or blank cells, or they would have
-    /// more than 64 tables or 8 sums in all.
+    /// more than 64 tables in all.
     pub fn combine(sets: Vec<GridDatabases>) -> Result<Self, CombineError> {
         let partitions: Vec<Partition> = sets
             .iter()
@@ -338,10 +342,13 @@ impl GridDatabases {
     }
 
     /// Whether these tables serve `target`: the same shape, and its blank on the set's blank
-    /// cell (any tiles elsewhere).
+    /// cell (any tiles elsewhere); and no more sums than a lookup keeps (see
+    /// [`combine`](Self::combine)).
     #[must_use]
     pub fn fits(&self, target: &GridBoard) -> bool {
-        target.grid() == self.partition().grid() && target.blank() == self.partition().blank()
+        target.grid() == self.partition().grid()
+            && target.blank() == self.partition().blank()
+            && self.readings.len() <= lookup::MAX_SUMS
     }
 
     /// The table value of pattern `pattern` (counted over every partition, in order) for its
@@ -389,12 +396,8 @@ fn combinable(partitions: &[Partition]) -> Result<(), CombineError> {
         });
     }
     let tables: usize = partitions.iter().map(|p| p.patterns().len()).sum();
-    let sums: usize = partitions
-        .iter()
-        .map(|p| 1 + usize::from(p.reflects()))
-        .sum();
-    if tables > lookup::MAX_TABLES || sums > lookup::MAX_SUMS {
-        return Err(CombineError::TooMany { tables, sums });
+    if tables > lookup::MAX_TABLES {
+        return Err(CombineError::TooMany { tables });
     }
     Ok(())
 }
@@ -413,12 +416,10 @@ pub enum CombineError {
         /// The first set's partition.
         expected: String,
     },
-    /// More tables or sums than a lookup keeps.
-    #[error("{tables} tables in {sums} sums: at most 64 tables and 8 sums are combined")]
+    /// More tables than a lookup reads.
+    #[error("{tables} tables: at most 64 are combined")]
     TooMany {
         /// Tables in all.
         tables: usize,
-        /// Sums in all (one per partition, two with reflection).
-        sums: usize,
     },
 }

@@ -65,6 +65,31 @@ const IMPROVED_CATALOGUE_10_24: [[u8; 6]; 4] = [
     [2, 3, 4, 7, 8, 13],
 ];
 
+/// Partition 4 of Clausecker & Reinefeld's small catalogue (2019, `clausecker/24puzzle`,
+/// `catalogues/small-compound.cat`: an L along the left column and top row, the top-right block,
+/// and two 2×3 blocks below), moved to the blank-last goal by the same half-turn. Weak on most
+/// of Korf & Felner's instances, it is the best partner of theirs on #1 (both for the mirror
+/// image: 4.52e8 nodes against 1.07e9 for the best view of the four sets before it, `korf24
+/// --race`, 2026-12-02).
+const SMALL_CATALOGUE_4_24: [[u8; 6]; 4] = [
+    [4, 9, 14, 18, 19, 23],
+    [15, 16, 17, 20, 21, 22],
+    [2, 3, 7, 8, 12, 13],
+    [0, 1, 5, 6, 10, 11],
+];
+
+/// Partition 12 of Clausecker & Reinefeld's improved catalogue (2019, `clausecker/24puzzle`,
+/// `catalogues/improved-compound.cat`), moved to the blank-last goal by the same half-turn,
+/// where it is the top-right 2×3 block, a bent block in the top-left, an L in the bottom-left,
+/// and a 2×2 block on the right above two cells of the bottom row. With Korf & Felner's, both for the board, it took #26 in 5.47e9 nodes against
+/// 5.81e9 for the best view of the four sets before it (`korf24 --race`, 2026-12-02).
+const IMPROVED_CATALOGUE_12_24: [[u8; 6]; 4] = [
+    [13, 14, 18, 19, 22, 23],
+    [10, 15, 16, 17, 20, 21],
+    [0, 1, 5, 6, 11, 12],
+    [2, 3, 4, 7, 8, 9],
+];
+
 /// Why cells do not make a partition.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PartitionError {
@@ -201,9 +226,10 @@ impl Partition {
 
     /// The partitions whose sets may race [`default_for`](Self::default_for)'s on each board
     /// (`grid_ida/race.rs`), the most useful first: on 5×5 with the blank last, Clausecker's best
-    /// single 6-6-6-6, partition 5 of the small catalogue, then partition 10 of the improved
-    /// one; none elsewhere. A server's default budget (4096 MiB) holds all three beside the
-    /// default set (`solver-store`'s `rivals_within`).
+    /// single 6-6-6-6, partition 5 of the small catalogue, partition 10 of the improved one,
+    /// partition 4 of the small one and partition 12 of the improved one; none elsewhere. A
+    /// server's default budget (6144 MiB) holds all five beside the default set (`solver-store`'s
+    /// `rivals_within`).
     ///
     /// # Panics
     /// When `blank` is not a cell of `grid`.
@@ -218,6 +244,8 @@ impl Partition {
                 CLAUSECKER_BEST_24,
                 SMALL_CATALOGUE_5_24,
                 IMPROVED_CATALOGUE_10_24,
+                SMALL_CATALOGUE_4_24,
+                IMPROVED_CATALOGUE_12_24,
             ]
             .iter()
             .map(|patterns| {
@@ -372,7 +400,7 @@ mod tests {
     fn rivals_are_other_partitions_of_the_same_tiles() {
         let grid = Grid::new(5, 5).unwrap();
         let rivals = Partition::rivals_for(grid, 24);
-        assert_eq!(rivals.len(), 3);
+        assert_eq!(rivals.len(), 5);
         for (i, rival) in rivals.iter().enumerate() {
             assert!(!rivals[..i].contains(rival));
             assert_ne!(*rival, Partition::default_for(grid, 24));
@@ -383,9 +411,10 @@ mod tests {
     }
 
     /// The 24-puzzle's raced sets are crossed where they share at most one pattern: Korf &
-    /// Felner's with each of the others (none in common), the best single with partition 10 of
-    /// the improved catalogue (none); not partition 5 of the small catalogue with the best single
-    /// or with partition 10 (two each).
+    /// Felner's with each of the others (none in common), the best single with partitions 10
+    /// of the improved catalogue and 4 of the small one (none, one); not partition 5 of the small
+    /// catalogue with the best single, partition 10 or partition 12 (two each), nor partition 12
+    /// with the best single.
     #[test]
     fn partitions_sharing_two_patterns_are_not_crossed() {
         let grid = Grid::new(5, 5).unwrap();
@@ -398,11 +427,30 @@ mod tests {
             .collect();
         assert_eq!(
             shared,
-            [[4, 0, 0, 0], [0, 4, 2, 0], [0, 2, 4, 2], [0, 0, 2, 4]]
+            [
+                [4, 0, 0, 0, 0, 0],
+                [0, 4, 2, 0, 1, 2],
+                [0, 2, 4, 2, 0, 2],
+                [0, 0, 2, 4, 0, 0],
+                [0, 1, 0, 0, 4, 0],
+                [0, 2, 2, 0, 0, 4]
+            ]
         );
         assert_eq!(
             super::super::crossed_pairs(&sets),
-            [(0, 1), (0, 2), (0, 3), (1, 3)]
+            [
+                (0, 1),
+                (0, 2),
+                (0, 3),
+                (0, 4),
+                (0, 5),
+                (1, 3),
+                (1, 4),
+                (2, 4),
+                (3, 4),
+                (3, 5),
+                (4, 5)
+            ]
         );
     }
 
