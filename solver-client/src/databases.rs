@@ -32,7 +32,7 @@ pub(crate) enum Databases {
         /// Instead of the 15-puzzle's sets, the tables of boards of this shape (repeatable):
         /// the complete table of a board of at most 12 cells (2x6 and 3x4: about 10 s and 60
         /// MB), or the pattern databases of 13 to 25 cells (5x5: Korf & Felner's 6-6-6-6, about
-        /// 2.5 minutes and 3.1 GB while building, 977 MB stored, then as many of three other
+        /// 2.5 minutes and 3.1 GB while building, 977 MB stored, then as many of five other
         /// 6-6-6-6 sets as `--table-memory` holds beside it, as much again each: a server holding
         /// them races them on each optimal 5x5 case and goes on with the one that prunes most
         /// for that board). Loaded when stored and intact.
