@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p solver-core --example korf24 -- [--ratio R] [FIRST [LAST]]
-//! cargo run --release -p solver-core --example korf24 -- --optimal [--file PATH] [--partition P] [--add P] [--race P] [--move-pruning N] [ID...|all]
+//! cargo run --release -p solver-core --example korf24 -- --optimal [--file PATH] [--partition P] [--add P] [--race P [--races-only]] [--move-pruning N] [--threads N] [ID...|all]
 //! ```
 //!
 //! With `--file`, the bounded mode is guided by the pattern databases too (read or built as
@@ -22,8 +22,10 @@
 //! `--file`) against the others through each instance's first iterations, and the search goes
 //! on with the one that took the least time, its nodes weighed by their cost (as the server
 //! does with the stored rivals of its set, `grid_ida/race.rs`); the first two sets maximised,
-//! and crossed, race too (`GridDatabases::raced_views`); the nodes printed are every rival's. Not with
-//! `--add`.
+//! and crossed, race too (`GridDatabases::raced_views`); the nodes printed are every rival's, and
+//! the race's own time and nodes beside them (it runs on one thread). Not with `--add`.
+//! `--races-only` stops each instance where its race is decided and prints the pick, the bound
+//! and the race's time and nodes: the races of the 20 easiest in seconds.
 //! `--move-pruning N` forbids duplicate
 //! move strings of up to N moves (default 14, as the server; 2: only a move's reverse). `--threads N` (default 2)
 //! builds the tables and searches each instance on N threads (one search split among them, with the
@@ -40,6 +42,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use solver_core::tiles::bounded::{self, Method};
@@ -169,38 +172,49 @@ fn parse_partition(text: &str) -> Result<Partition, String> {
         .map_err(|e| format!("partition {text:?}: {e}"))
 }
 
-fn run_on(search: &mut GridSearch, threads: usize) -> Vec<Move> {
-    if threads < 2 {
-        let Ok(Slice::Found(moves)) = search.run(&Stop::never(), None) else {
-            unreachable!("no stop, no slice end")
-        };
-        return moves;
-    }
+/// The race of a search's sets (`grid_ida/race.rs`): how long it took and the nodes of every
+/// rival, up to its decision.
+struct Raced {
+    seconds: f64,
+    nodes: u64,
+}
+
+/// Runs `search` on `threads` threads to its answer (its helpers race beside it, then join its
+/// team, as on a server), or only through its race with `races_only` (`None` for the answer
+/// then); the race is timed apart.
+fn run_on(search: &mut GridSearch, threads: usize, races_only: bool) -> (Option<Vec<Move>>, Raced) {
     let slice = Duration::from_millis(5);
-    // Alone while its sets race (a search takes no helper until then).
-    let first = loop {
-        if let Ok(Slice::Found(moves)) = search.run(&Stop::never(), Some(Instant::now() + slice)) {
-            return moves;
-        }
-        if let Some(helper) = search.helper() {
-            break helper;
-        }
-    };
+    let t = Instant::now();
+    let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let mut first = Some(first);
         for _ in 1..threads {
-            let mut helper = first
-                .take()
-                .unwrap_or_else(|| search.helper().expect("a search under way"));
-            scope.spawn(move || while !helper.run(Instant::now() + slice) {});
+            let Some(mut helper) = search.helper() else {
+                break;
+            };
+            let done = &done;
+            scope.spawn(move || {
+                while !done.load(Ordering::Relaxed) && !helper.run(Instant::now() + slice) {}
+            });
         }
-        loop {
-            if let Ok(Slice::Found(moves)) =
-                search.run(&Stop::never(), Some(Instant::now() + slice))
-            {
-                return moves;
+        let mut race = None;
+        let moves = loop {
+            let found = search.run(&Stop::never(), Some(Instant::now() + slice));
+            if race.is_none() && !search.racing() {
+                race = Some(Raced {
+                    seconds: t.elapsed().as_secs_f64(),
+                    nodes: search.stats().nodes,
+                });
+                if races_only {
+                    break None;
+                }
             }
-        }
+            if let Ok(Slice::Found(moves)) = found {
+                break Some(moves);
+            }
+        };
+        done.store(true, Ordering::Relaxed);
+        let race = race.expect("decided before the answer");
+        (moves, race)
     })
 }
 
@@ -211,6 +225,7 @@ fn optimal(
     threads: usize,
     longest: usize,
     ids: &[usize],
+    races_only: bool,
 ) {
     let grid = Grid::new(5, 5).expect("5x5");
     let goal = GridBoard::goal(grid);
@@ -250,6 +265,7 @@ fn optimal(
     let all = instances();
     let mut wrong = 0;
     let (mut nodes, mut seconds) = (0u64, 0.0);
+    let (mut race_nodes, mut race_seconds) = (0u64, 0.0);
     for &id in ids {
         let (_, optimum, cells) = all
             .iter()
@@ -261,11 +277,27 @@ fn optimal(
             .expect("reachable")
             .with_pruning(Arc::clone(&pruning));
         let h0 = search.bound();
-        let moves = run_on(&mut search, threads);
+        let (moves, race) = run_on(&mut search, threads, races_only);
+        race_nodes += race.nodes;
+        race_seconds += race.seconds;
         let guide = if sets.len() > 1 {
             search.databases().map_or_else(String::new, |dbs| {
                 format!(", guided by {}", view_name(dbs, &names))
             })
+        } else {
+            String::new()
+        };
+        let Some(moves) = moves else {
+            println!(
+                "{id:>2}: race {:.3} s, {} nodes, decided at bound {}{guide}",
+                race.seconds,
+                race.nodes,
+                search.bound()
+            );
+            continue;
+        };
+        let raced = if sets.len() > 1 {
+            format!(" (race {:.3} s, {} nodes)", race.seconds, race.nodes)
         } else {
             String::new()
         };
@@ -281,7 +313,7 @@ fn optimal(
             )
         });
         println!(
-            "{id:>2}: {:>3} moves (optimum {optimum}), h0 {h0}, {} iterations, {} nodes, {elapsed:.2} s, {:.2} M nodes/s{guide}{beside}{}",
+            "{id:>2}: {:>3} moves (optimum {optimum}), h0 {h0}, {} iterations, {} nodes, {elapsed:.2} s, {:.2} M nodes/s{guide}{raced}{beside}{}",
             moves.len(),
             stats.iterations,
             stats.nodes,
@@ -290,6 +322,15 @@ fn optimal(
         );
         nodes += stats.nodes;
         seconds += elapsed;
+    }
+    if sets.len() > 1 {
+        println!(
+            "{} races: {race_seconds:.2} s, {race_nodes} nodes",
+            ids.len()
+        );
+    }
+    if races_only {
+        return;
     }
     let (korf, small) = ids
         .iter()
@@ -310,7 +351,7 @@ fn optimal(
 
 const USAGE: &str = "usage: korf24 [--ratio R] [--file PATH] [FIRST [LAST]]
        korf24 --memory
-       korf24 --optimal [--file PATH] [--partition P] [--add P] [--race P] [--move-pruning N] [--threads N] [ID...|all]";
+       korf24 --optimal [--file PATH] [--partition P] [--add P] [--race P [--races-only]] [--move-pruning N] [--threads N] [ID...|all]";
 
 /// What the command line asks for.
 struct Options {
@@ -323,6 +364,7 @@ struct Options {
     partition: Option<Partition>,
     races: Vec<Partition>,
     longest: usize,
+    races_only: bool,
 }
 
 /// The command line, or what is wrong with it.
@@ -346,11 +388,13 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
         partition: None,
         races: Vec::new(),
         longest: fsm::longest_for(Grid::new(5, 5).expect("5×5")),
+        races_only: false,
     };
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--ratio" => options.ratio = value(&mut args, "--ratio", "a number of at least 1")?,
             "--optimal" => options.exact = true,
+            "--races-only" => options.races_only = true,
             "--file" => options.file = Some(value(&mut args, "--file", "a path")?),
             "--partition" => {
                 let text: String = value(&mut args, "--partition", "a partition")?;
@@ -522,6 +566,7 @@ fn main() {
         partition,
         races,
         longest,
+        races_only,
     } = match parse_args(args.into_iter()) {
         Ok(options) => options,
         Err(message) => {
@@ -539,7 +584,15 @@ fn main() {
         std::process::exit(2);
     }
     if exact {
-        optimal(file.as_ref(), &more, &races, threads, longest, &range);
+        optimal(
+            file.as_ref(),
+            &more,
+            &races,
+            threads,
+            longest,
+            &range,
+            races_only,
+        );
         return;
     }
     // With --file, the bounded search is guided by the databases too.

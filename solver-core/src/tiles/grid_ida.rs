@@ -24,7 +24,8 @@
 //! each iteration and give work away as soon as another has none, and the answer is the one the
 //! search alone gives (see `team.rs`). Several sets of databases can race through its first
 //! iterations, the one that prunes most for the board going on ([`GridSearch::with_rival_databases`],
-//! `race.rs`).
+//! `race.rs`); helpers taken while they race search rivals beside it, then join the winner's
+//! team.
 //!
 //! Each move changes the heuristic incrementally (the moved tile's Manhattan distance and two
 //! lines' conflicts, or one pattern's index per side), so the hot loop allocates nothing. Each
@@ -658,7 +659,8 @@ impl GridSearch {
         let mut search = fitting.next()?;
         let others: Vec<_> = fitting.map(|rival| (rival.core, rival.estimate)).collect();
         if !others.is_empty() {
-            search.race = Some(Box::new(race::Race::new(&search.estimate, others)));
+            let own = (search.core.clone(), search.estimate.clone());
+            search.race = Some(Box::new(race::Race::new(own, others)));
         }
         Some(search)
     }
@@ -703,10 +705,17 @@ impl GridSearch {
     pub fn bound(&self) -> u32 {
         let bound = match (&self.member, &self.race) {
             (Some(member), _) => member.bound(),
-            (None, Some(race)) => race.bound(&self.core),
+            (None, Some(race)) => race.bound(),
             (None, None) => self.core.bound,
         };
         bound.max(self.floor)
+    }
+
+    /// Whether its sets of databases still race (`grid_ida/race.rs`): for benchmarks that time
+    /// the race apart.
+    #[must_use]
+    pub fn racing(&self) -> bool {
+        self.race.is_some()
     }
 
     /// The pattern databases guiding the search: the race's winner once it is decided (the
@@ -725,10 +734,7 @@ impl GridSearch {
     pub fn stats(&self) -> SearchStats {
         match (&self.member, &self.race) {
             (Some(member), _) => member.stats(),
-            (None, Some(race)) => SearchStats {
-                nodes: race.nodes(&self.core),
-                ..self.core.stats
-            },
+            (None, Some(race)) => race.stats(),
             (None, None) => self.core.stats,
         }
     }
@@ -740,17 +746,24 @@ impl GridSearch {
     /// this search's last [`run`](Self::run); a node budget is checked by each against the
     /// team's count at the start of its slice, so a team may overshoot it by a slice per helper.
     ///
-    /// `None` when the search is over (its answer found), or while its sets of databases race
-    /// (about 0.07 s each on Korf & Felner's 20 easiest: ask again after a slice).
+    /// While its sets of databases race, a helper searches rivals beside this search (each
+    /// thread one rival at a time) and joins the winner's team once the race is decided.
+    ///
+    /// `None` when the search is over (its answer found).
     #[must_use]
     pub fn helper(&mut self) -> Option<Helper> {
-        if self.core.found
-            || self.race.is_some()
-            || self.member.as_ref().is_some_and(|member| member.is_over())
-        {
+        if let Some(race) = &self.race {
+            return Some(Helper(Work::Race(race.helper())));
+        }
+        if self.core.found || self.member.as_ref().is_some_and(|member| member.is_over()) {
             return None;
         }
-        let member = self.member.get_or_insert_with(|| {
+        Some(Helper(Work::Team(Box::new(self.lead().join()))))
+    }
+
+    /// This search's place in its team, the team made on first use from where the search is.
+    fn lead(&mut self) -> &mut team::Member {
+        self.member.get_or_insert_with(|| {
             let core = self.core.clone();
             let root = core.top();
             Box::new(team::Member::lead(
@@ -759,8 +772,7 @@ impl GridSearch {
                 root,
                 self.target.clone(),
             ))
-        });
-        Some(Helper(member.join()))
+        })
     }
 
     /// Searches until the answer is found (`Ok(Found)`), `stop` fires (`Err`), or the first poll
@@ -769,17 +781,26 @@ impl GridSearch {
     /// # Errors
     /// [`Stopped`] when `stop` fires; the search can still be resumed with a new `stop`.
     pub fn run(&mut self, stop: &Stop, slice_end: Option<Instant>) -> Result<Slice, Stopped> {
-        if let Some(member) = &mut self.member {
-            return member.run_lead(stop, slice_end);
-        }
         if let Some(race) = &mut self.race {
-            match race.run(&mut self.core, &mut self.estimate, stop, slice_end)? {
+            match race.run(stop, slice_end)? {
                 race::Outcome::Suspended => return Ok(Slice::Suspended),
-                race::Outcome::Decided(winner) => {
+                race::Outcome::Decided => {
                     let race = self.race.take().expect("a race under way");
-                    self.floor = race.finish(winner, &mut self.core, &mut self.estimate);
+                    let (proven, helpers) = race.finish(&mut self.core, &mut self.estimate);
+                    self.floor = proven;
+                    // The race's helpers go on in the winner's team.
+                    let joins = if helpers > 0 && !self.core.found {
+                        let lead = self.lead();
+                        (0..helpers).map(|_| lead.join()).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    race.hand_over(joins);
                 }
             }
+        }
+        if let Some(member) = &mut self.member {
+            return member.run_lead(stop, slice_end);
         }
         Ok(match self.estimate.run(&mut self.core, stop, slice_end)? {
             Step::Found(moves) => Slice::Found(moves),
@@ -791,20 +812,51 @@ impl GridSearch {
 
 /// One more worker on a split [`GridSearch`], for another thread.
 #[derive(Debug)]
-pub struct Helper(team::Member);
+pub struct Helper(Work);
+
+/// What a helper works on.
+#[derive(Debug)]
+enum Work {
+    /// The search's race, until it is decided.
+    Race(race::RaceHelper),
+    /// A share of the search's iterations.
+    Team(Box<team::Member>),
+}
 
 impl Helper {
     /// Works on the search until the first poll after `slice_end`, or until nothing is left to
     /// do for it: `true` once the search is over (answered, stopped, or dropped), and this
     /// helper can go.
     pub fn run(&mut self, slice_end: Instant) -> bool {
-        self.0.run_helper(slice_end)
+        if let Work::Race(racing) = &mut self.0 {
+            match racing.run(slice_end) {
+                race::Help::Working => return false,
+                race::Help::Over => return true,
+                race::Help::Join(member) => self.0 = Work::Team(member),
+            }
+        }
+        match &mut self.0 {
+            Work::Team(member) => member.run_helper(slice_end),
+            Work::Race(_) => unreachable!("a helper that joined its team"),
+        }
+    }
+
+    /// Units this helper's team handed to helpers (0 while it races).
+    #[cfg(test)]
+    fn helped(&self) -> u64 {
+        match &self.0 {
+            Work::Race(_) => 0,
+            Work::Team(member) => member.helped(),
+        }
     }
 
     /// Whether the search is over, so this helper has nothing more to do.
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.0.is_over()
+        match &self.0 {
+            Work::Race(racing) => racing.is_over(),
+            Work::Team(member) => member.is_over(),
+        }
     }
 }
 
@@ -1068,7 +1120,7 @@ mod tests {
             if let Ok(Slice::Found(moves)) = search.run(&Stop::never(), Some(Instant::now())) {
                 assert!(team.iter().all(Helper::is_over));
                 if search.stats().nodes > 100_000 {
-                    assert!(team[0].0.helped() > 0, "the helpers did nothing");
+                    assert!(team[0].helped() > 0, "the helpers did nothing");
                 }
                 assert!(team.iter_mut().all(|helper| helper.run(Instant::now())));
                 return moves;

@@ -16,15 +16,23 @@
 //! iteration is past that many nodes and past a whole iteration of another at the same bound
 //! (weighed the same way) drops out at once, so a loser costs at most about the winner's time.
 //! The winner goes on where it is; every rival's nodes count in the search's.
+//!
+//! **Both cores.** The rivals are held in a state the search shares with its helpers
+//! ([`Race::helper`]): each thread takes the rival whose turn it is (the lowest bound, the first
+//! on a tie) that no other thread holds, searches it for a turn and puts it back, so two threads
+//! search two rivals at once (the race of the 24-puzzle's 29 views took 6.8 s of one core over
+//! Korf & Felner's 20 easiest, the other core waiting). The decision is the same rule on the
+//! same per-bound counts; what another thread has not finished yet it waits for. Once it is
+//! decided, the search takes the winner back and each helper joins its team (`team.rs`).
 
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::{Core, Estimate, Step};
-use crate::stop::{Stop, Stopped};
+use super::{Core, Estimate, Step, team};
+use crate::stop::{SearchStats, Stop, Stopped};
 
 /// The nodes one bound must take before the race is decided there: about 3 ms of one core.
-/// The race runs on one thread (the search takes no helper until it is decided), and its cost
-/// grows about eightfold with each bound it goes on, so the threshold is as low as the picks
+/// Its cost grows about eightfold with each bound it goes on, so the threshold is as low as the picks
 /// allow. With the four stored sets (eleven views), Korf & Felner's 20 easiest pick the same
 /// view at 60 k, 125 k, 250 k, 500 k and 1 M nodes on 18, 18, 19, 19 and 20 of them: #44's
 /// pick at 125 k took 61.0 M nodes against 63.3 M, #36's 790 M against 684 M. The races of the
@@ -43,7 +51,7 @@ pub(super) const RACE_NODES: u64 = 125_000;
 const CLOSE: u64 = 10;
 
 /// The nodes at which a close race is decided all the same (about 30 ms of one core): the
-/// race's next bound would cost about eight times as many, on one thread. Deciding at the
+/// race's next bound would cost about eight times as many. Deciding at the
 /// first bound where a rival needed 8 M nodes, #4, #31 and #36 went to the view with the fewest
 /// nodes over the whole search (#36: 3.89 M against 4.17 M at bound 84, where 125 k nodes chose
 /// the other, which took 790 M nodes against 684 M), and #3, #26, #1, #41 and #16 to the same
@@ -63,19 +71,79 @@ fn node_cost(reads: usize) -> u64 {
 /// How long one rival runs before the race looks at the nodes again.
 const TURN: Duration = Duration::from_millis(2);
 
-/// The rivals of a search beside its own core and estimate (rival 0), and how each has done.
-#[derive(Debug, Clone)]
+/// How long a helper with nothing to do in the race waits for a change before it returns (as a
+/// team's hungry member does).
+const IDLE_WAIT: Duration = Duration::from_millis(1);
+
+/// The race as the search holds it: its rivals (its own first), shared with its helpers.
+#[derive(Debug)]
 pub(super) struct Race {
-    /// Rivals 1, 2, …: the searches with the other sets.
-    others: Vec<(Core, Estimate)>,
-    /// Per rival, rival 0 first.
+    shared: Arc<Shared>,
+}
+
+/// The race as a helper on another thread holds it.
+#[derive(Debug)]
+pub(super) struct RaceHelper {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    state: Mutex<State>,
+    /// Signals a rival put back, the race decided, or the search's handing over.
+    changed: Condvar,
+}
+
+/// Everything the threads of a race share.
+#[derive(Debug)]
+struct State {
+    /// Per rival, the search's own first.
+    rivals: Vec<Rival>,
+    /// Per rival, the search's own first.
     records: Vec<Record>,
     /// The nodes that decide, [`RACE_NODES`] but in tests.
     threshold: u64,
     /// How close a rival races on past the deciding bound, [`CLOSE`] but in tests.
     close: u64,
-    /// Per rival, rival 0 first: what a node costs it ([`node_cost`]).
+    /// Per rival: what a node costs it ([`node_cost`]).
     costs: Vec<u64>,
+    /// Rivals a thread holds for a turn.
+    taken: usize,
+    /// The winner, once decided (or the rival that found the answer).
+    decided: Option<usize>,
+    /// The stop of the search's last slice, which helpers poll too.
+    stop: Stop,
+    /// A helper's turn met `stop`: helpers wait for the search to report it.
+    halted: bool,
+    /// Helpers given out ([`Race::helper`]).
+    helpers: usize,
+    /// Turns that helpers took (for tests: they did work).
+    helped: u64,
+    /// Places in the winner's team, one for each helper, once the search has handed over.
+    joins: Vec<team::Member>,
+    /// Whether the search has handed over (or is gone): helpers join or leave.
+    over: bool,
+}
+
+/// A rival and what the threads need to know of it while one of them holds it.
+#[derive(Debug)]
+struct Rival {
+    /// `None` while a thread holds it.
+    search: Option<Box<(Core, Estimate)>>,
+    stats: SearchStats,
+    bound: u32,
+    found: bool,
+}
+
+impl Rival {
+    fn new(core: Core, estimate: Estimate) -> Self {
+        Self {
+            stats: core.stats,
+            bound: core.bound,
+            found: core.found,
+            search: Some(Box::new((core, estimate))),
+        }
+    }
 }
 
 /// One rival's iterations.
@@ -91,169 +159,418 @@ struct Record {
     dropped_at: Option<u32>,
 }
 
-/// How a turn of the race ended.
+/// How a search's slice of the race ended.
 #[derive(Debug)]
 pub(super) enum Outcome {
     /// The slice ended first.
     Suspended,
-    /// This rival won (or found the answer): the search goes on with it alone ([`Race::finish`]).
-    Decided(usize),
+    /// A rival won (or found the answer): the search goes on with it alone ([`Race::finish`]).
+    Decided,
+}
+
+/// How a helper's slice of the race ended.
+#[derive(Debug)]
+pub(super) enum Help {
+    /// The race goes on (or waits for the search): call again.
+    Working,
+    /// The race is decided: the helper goes on in the winner's team.
+    Join(Box<team::Member>),
+    /// The search is over, or gone.
+    Over,
 }
 
 impl Race {
-    /// A race of the search's own core (guided by `own`) against `others`, all at their first
-    /// iteration.
-    pub(super) fn new(own: &Estimate, others: Vec<(Core, Estimate)>) -> Self {
-        Self {
-            records: vec![Record::default(); others.len() + 1],
-            costs: std::iter::once(own)
-                .chain(others.iter().map(|(_, estimate)| estimate))
-                .map(|estimate| node_cost(estimate.reads()))
-                .collect(),
-            others,
+    /// A race of the search's own core and estimate (rival 0) against `others`, all at their
+    /// first iteration.
+    pub(super) fn new(own: (Core, Estimate), others: Vec<(Core, Estimate)>) -> Self {
+        let rivals: Vec<Rival> = std::iter::once(own)
+            .chain(others)
+            .map(|(core, estimate)| Rival::new(core, estimate))
+            .collect();
+        let costs = rivals
+            .iter()
+            .map(|rival| {
+                let (_, estimate) = rival.search.as_deref().expect("held by the race");
+                node_cost(estimate.reads())
+            })
+            .collect();
+        let state = State {
+            records: vec![Record::default(); rivals.len()],
+            rivals,
             threshold: RACE_NODES,
             close: CLOSE,
+            costs,
+            taken: 0,
+            decided: None,
+            stop: Stop::never(),
+            halted: false,
+            helpers: 0,
+            helped: 0,
+            joins: Vec::new(),
+            over: false,
+        };
+        Self {
+            shared: Arc::new(Shared {
+                state: Mutex::new(state),
+                changed: Condvar::new(),
+            }),
         }
     }
 
     #[cfg(test)]
-    pub(super) fn with_threshold(mut self, nodes: u64) -> Self {
-        self.threshold = nodes;
+    pub(super) fn with_threshold(self, nodes: u64) -> Self {
+        self.shared.lock().threshold = nodes;
         self
     }
 
     #[cfg(test)]
-    fn with_close(mut self, per_cent: u64) -> Self {
-        self.close = per_cent;
+    fn with_close(self, per_cent: u64) -> Self {
+        self.shared.lock().close = per_cent;
         self
     }
 
-    /// Rival `i`: the search's own (`own`) for 0.
-    fn rival<'a>(
-        &'a mut self,
-        i: usize,
-        own: (&'a mut Core, &'a mut Estimate),
-    ) -> (&'a mut Core, &'a mut Estimate) {
-        match i {
-            0 => own,
-            _ => {
-                let (core, estimate) = &mut self.others[i - 1];
-                (core, estimate)
-            }
+    #[cfg(test)]
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.shared.lock()
+    }
+
+    /// Turns that helpers took.
+    #[cfg(test)]
+    pub(super) fn helped(&self) -> u64 {
+        self.shared.lock().helped
+    }
+
+    /// The work of every rival together.
+    pub(super) fn stats(&self) -> SearchStats {
+        let state = self.shared.lock();
+        SearchStats {
+            nodes: state.nodes(),
+            iterations: state
+                .rivals
+                .iter()
+                .map(|r| r.stats.iterations)
+                .max()
+                .unwrap_or(0),
         }
-    }
-
-    /// Every rival's core, rival 0 first.
-    fn cores<'a>(&'a self, own: &'a Core) -> impl Iterator<Item = &'a Core> {
-        std::iter::once(own).chain(self.others.iter().map(|(core, _)| core))
-    }
-
-    /// The nodes of every rival together.
-    pub(super) fn nodes(&self, own: &Core) -> u64 {
-        self.cores(own).map(|core| core.stats.nodes).sum()
     }
 
     /// The largest bound a rival has proven: every rival is admissible, so each one's proof holds.
-    pub(super) fn bound(&self, own: &Core) -> u32 {
-        self.cores(own).map(|core| core.bound).max().unwrap_or(0)
+    pub(super) fn bound(&self) -> u32 {
+        let state = self.shared.lock();
+        state
+            .rivals
+            .iter()
+            .map(|rival| rival.bound)
+            .max()
+            .unwrap_or(0)
     }
 
-    /// The nodes rival `i` took for `bound`: `Some(0)` when it skipped that bound (its own
-    /// bounds went past it), `None` while it has not searched it in full.
-    fn size_at(&self, i: usize, core: &Core, bound: u32) -> Option<u64> {
-        let record = &self.records[i];
-        match record.done.iter().find(|(b, _)| *b == bound) {
-            Some(&(_, nodes)) => Some(nodes),
-            None => (core.bound > bound || core.found).then_some(0),
+    /// A helper that searches rivals from another thread until the race is decided, then joins
+    /// the winner's team.
+    pub(super) fn helper(&self) -> RaceHelper {
+        self.shared.lock().helpers += 1;
+        RaceHelper {
+            shared: Arc::clone(&self.shared),
         }
     }
 
     /// Runs the race until the slice ends (`Suspended`) or a rival wins; `stop` applies to the
-    /// nodes of every rival together.
+    /// nodes of every rival together, and helpers poll it too.
     ///
     /// # Errors
-    /// [`Stopped`] when `stop` fires, with the nodes of every rival.
+    /// [`Stopped`] when `stop` fires (here or in a helper), with the nodes of every rival.
     pub(super) fn run(
         &mut self,
-        own_core: &mut Core,
-        own_estimate: &mut Estimate,
         stop: &Stop,
         slice_end: Option<Instant>,
     ) -> Result<Outcome, Stopped> {
-        loop {
-            let i = (0..self.records.len())
-                .filter(|&i| !self.records[i].out)
-                .min_by_key(|&i| {
-                    let bound = match i {
-                        0 => own_core.bound,
-                        _ => self.others[i - 1].0.bound,
-                    };
-                    (bound, i)
-                })
-                .expect("a race has a rival in it");
-            let total = self.nodes(own_core);
-            let started = self.records[i].started;
-            let (core, estimate) = self.rival(i, (own_core, own_estimate));
-            let others = total - core.stats.nodes;
-            let turn = Instant::now() + TURN;
-            let end = slice_end.map_or(turn, |end| end.min(turn));
-            core.one_iteration = true;
-            let step = estimate.run(core, &stop.after(others), Some(end));
-            let nodes = core.stats.nodes;
-            match step {
-                Err(mut stopped) => {
-                    stopped.stats.nodes += others;
-                    return Err(stopped);
+        {
+            let mut state = self.shared.lock();
+            state.stop = stop.clone();
+            if state.halted {
+                state.halted = false;
+                let stats = state.stats();
+                if let Some(reason) = stop.check(stats.nodes) {
+                    return Err(Stopped { reason, stats });
                 }
-                Ok(Step::Found(_)) => return Ok(Outcome::Decided(i)),
-                Ok(Step::Exhausted) => {
-                    let bound = core.bound;
-                    core.next_iteration();
-                    let record = &mut self.records[i];
-                    record.done.push((bound, nodes - started));
-                    record.started = nodes;
-                    if let Some(winner) = self.winner_at(bound, own_core) {
-                        return Ok(Outcome::Decided(winner));
-                    }
-                }
-                Ok(Step::Suspended) => {
-                    let bound = core.bound;
-                    let so_far = nodes - started;
-                    let beaten = so_far >= self.threshold
-                        && (0..self.records.len()).any(|j| {
-                            j != i
-                                && !self.records[j].out
-                                && self
-                                    .size_at(j, self.core_of(j, own_core), bound)
-                                    .is_some_and(|theirs| {
-                                        theirs * self.costs[j] < so_far * self.costs[i]
-                                    })
-                        });
-                    if beaten {
-                        self.records[i].out = true;
-                        self.records[i].dropped_at = Some(bound);
-                        let mut left = (0..self.records.len()).filter(|&j| !self.records[j].out);
-                        if let (Some(last), None) = (left.next(), left.next()) {
-                            return Ok(Outcome::Decided(last));
-                        }
-                        // Those left may all have searched this bound: it decides now.
-                        if let Some(winner) = self.winner_at(bound, own_core) {
-                            return Ok(Outcome::Decided(winner));
-                        }
-                    }
-                    if slice_end.is_some_and(|end| Instant::now() >= end) {
-                        return Ok(Outcome::Suspended);
-                    }
-                }
+                self.shared.changed.notify_all();
+            }
+        }
+        self.shared.work(false, stop, slice_end)
+    }
+
+    /// Ends the race once every helper has put its rival back: the winner is swapped into `core`
+    /// and `estimate` to go on alone, counting every rival's nodes as its own; returns the
+    /// largest bound any rival proved and the helpers given out, each to be given a place in the
+    /// winner's team ([`Race::hand_over`]).
+    pub(super) fn finish(&self, core: &mut Core, estimate: &mut Estimate) -> (u32, usize) {
+        let mut state = self.shared.lock();
+        while state.taken > 0 {
+            state = self
+                .shared
+                .changed
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        let winner = state.decided.expect("a decided race");
+        let proven = state
+            .rivals
+            .iter()
+            .map(|rival| rival.bound)
+            .max()
+            .unwrap_or(0);
+        let total = state.nodes();
+        let (their_core, their_estimate) = *state.rivals[winner]
+            .search
+            .take()
+            .expect("every rival put back");
+        *core = their_core;
+        *estimate = their_estimate;
+        core.stats.nodes = total;
+        core.one_iteration = false;
+        (proven, state.helpers)
+    }
+
+    /// Gives the helpers their places in the winner's team (none when the answer is found) and
+    /// lets them go.
+    pub(super) fn hand_over(self, joins: Vec<team::Member>) {
+        self.shared.lock().joins = joins;
+        // Dropping `self` tells them.
+    }
+
+    /// Gives every rival `pruning` (as [`super::GridSearch::with_pruning`] gives the search's own).
+    pub(super) fn set_pruning(&mut self, pruning: &Arc<crate::tiles::fsm::MovePruning>) {
+        for rival in &mut self.shared.lock().rivals {
+            if let Some(search) = &mut rival.search {
+                search.0.pruning = Arc::clone(pruning);
             }
         }
     }
+}
 
-    fn core_of<'a>(&'a self, i: usize, own: &'a Core) -> &'a Core {
-        match i {
-            0 => own,
-            _ => &self.others[i - 1].0,
+impl Drop for Race {
+    fn drop(&mut self) {
+        self.shared.lock().over = true;
+        self.shared.changed.notify_all();
+    }
+}
+
+impl RaceHelper {
+    /// Searches rivals until the first poll after `slice_end`, or until the race is decided and
+    /// the search hands over (`Join`) or is over (`Over`).
+    pub(super) fn run(&mut self, slice_end: Instant) -> Help {
+        let stop = {
+            let mut state = self.shared.lock();
+            if let Some(help) = state.left() {
+                return help;
+            }
+            state.stop.clone()
+        };
+        let _ = self.shared.work(true, &stop, Some(slice_end));
+        let mut state = self.shared.lock();
+        // Decided (or waiting on the search): wait a little for its hand-over.
+        let slice_end = slice_end.min(Instant::now() + IDLE_WAIT);
+        while state.decided.is_some() || state.halted {
+            if let Some(help) = state.left() {
+                return help;
+            }
+            let now = Instant::now();
+            if now >= slice_end {
+                break;
+            }
+            state = self
+                .shared
+                .changed
+                .wait_timeout(state, slice_end - now)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
         }
+        state.left().unwrap_or(Help::Working)
+    }
+
+    /// Whether the search is over, with no place in a team for this helper.
+    pub(super) fn is_over(&self) -> bool {
+        let state = self.shared.lock();
+        state.over && state.joins.is_empty()
+    }
+}
+
+impl Shared {
+    /// The shared state (as it is if a thread panicked holding it).
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes turns of the rivals until the slice ends or the race is decided: for the search,
+    /// or for a `helper`, which leaves a stop to the search.
+    fn work(
+        &self,
+        helper: bool,
+        stop: &Stop,
+        slice_end: Option<Instant>,
+    ) -> Result<Outcome, Stopped> {
+        let mut state = self.lock();
+        loop {
+            if state.decided.is_some() || state.over || (helper && state.halted) {
+                return Ok(Outcome::Decided);
+            }
+            let next = (0..state.rivals.len())
+                .filter(|&i| !state.records[i].out && state.rivals[i].search.is_some())
+                .min_by_key(|&i| (state.rivals[i].bound, i));
+            let Some(i) = next else {
+                // Every rival still in is held by another thread: wait for one to come back (a
+                // helper only briefly, so that its token serves other work meanwhile).
+                let slice_end = match (helper, slice_end) {
+                    (true, Some(end)) => Some(end.min(Instant::now() + IDLE_WAIT)),
+                    _ => slice_end,
+                };
+                match slice_end {
+                    Some(end) => {
+                        let now = Instant::now();
+                        if now >= end {
+                            return Ok(Outcome::Suspended);
+                        }
+                        state = self
+                            .changed
+                            .wait_timeout(state, end - now)
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .0;
+                    }
+                    None => {
+                        state = self
+                            .changed
+                            .wait(state)
+                            .unwrap_or_else(PoisonError::into_inner);
+                    }
+                }
+                continue;
+            };
+            let (mut core, mut estimate) = *state.rivals[i].search.take().expect("not held");
+            state.taken += 1;
+            if helper {
+                state.helped += 1;
+            }
+            let others = state.nodes() - state.rivals[i].stats.nodes;
+            let started = state.records[i].started;
+            drop(state);
+
+            let turn = Instant::now() + TURN;
+            let end = slice_end.map_or(turn, |end| end.min(turn));
+            core.one_iteration = true;
+            let step = estimate.run(&mut core, &stop.after(others), Some(end));
+            let bound = core.bound;
+            let nodes = core.stats.nodes;
+            if matches!(step, Ok(Step::Exhausted)) {
+                core.next_iteration();
+            }
+
+            state = self.lock();
+            state.taken -= 1;
+            state.rivals[i] = Rival::new(core, estimate);
+            self.changed.notify_all();
+            match step {
+                Err(mut stopped) => {
+                    if helper {
+                        state.halted = true;
+                        return Ok(Outcome::Suspended);
+                    }
+                    stopped.stats.nodes = state.nodes();
+                    return Err(stopped);
+                }
+                Ok(Step::Found(_)) => {
+                    state.decide(i);
+                    return Ok(Outcome::Decided);
+                }
+                Ok(Step::Exhausted) => {
+                    let record = &mut state.records[i];
+                    record.done.push((bound, nodes - started));
+                    record.started = nodes;
+                    if let Some(winner) = state.winner_at(bound) {
+                        state.decide(winner);
+                        return Ok(Outcome::Decided);
+                    }
+                }
+                Ok(Step::Suspended) => {
+                    if let Some(winner) = state.beaten(i, bound, nodes - started) {
+                        state.decide(winner);
+                        return Ok(Outcome::Decided);
+                    }
+                }
+            }
+            if slice_end.is_some_and(|end| Instant::now() >= end) {
+                return Ok(Outcome::Suspended);
+            }
+        }
+    }
+}
+
+impl State {
+    /// The nodes of every rival together.
+    fn nodes(&self) -> u64 {
+        self.rivals.iter().map(|rival| rival.stats.nodes).sum()
+    }
+
+    fn stats(&self) -> SearchStats {
+        SearchStats {
+            nodes: self.nodes(),
+            iterations: self
+                .rivals
+                .iter()
+                .map(|r| r.stats.iterations)
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
+    fn decide(&mut self, winner: usize) {
+        self.decided = Some(winner);
+    }
+
+    /// What a helper does now that the race is decided: join the winner's team, or leave.
+    fn left(&mut self) -> Option<Help> {
+        if !self.over {
+            return None;
+        }
+        Some(
+            self.joins
+                .pop()
+                .map_or(Help::Over, |member| Help::Join(Box::new(member))),
+        )
+    }
+
+    /// The nodes rival `i` took for `bound`: `Some(0)` when it skipped that bound (its own
+    /// bounds went past it), `None` while it has not searched it in full.
+    fn size_at(&self, i: usize, bound: u32) -> Option<u64> {
+        let rival = &self.rivals[i];
+        match self.records[i].done.iter().find(|(b, _)| *b == bound) {
+            Some(&(_, nodes)) => Some(nodes),
+            None => (rival.bound > bound || rival.found).then_some(0),
+        }
+    }
+
+    /// Rival `i`, `so_far` nodes into `bound`, drops out once past the threshold and past the
+    /// weighed time another rival still in took for the whole bound; returns the winner when
+    /// that decides the race (one rival left, or every one left has searched the bound).
+    fn beaten(&mut self, i: usize, bound: u32, so_far: u64) -> Option<usize> {
+        let beaten = so_far >= self.threshold
+            && (0..self.records.len()).any(|j| {
+                j != i
+                    && !self.records[j].out
+                    && self
+                        .size_at(j, bound)
+                        .is_some_and(|theirs| theirs * self.costs[j] < so_far * self.costs[i])
+            });
+        if !beaten {
+            return None;
+        }
+        self.records[i].out = true;
+        self.records[i].dropped_at = Some(bound);
+        let mut left = (0..self.records.len()).filter(|&j| !self.records[j].out);
+        if let (Some(last), None) = (left.next(), left.next()) {
+            return Some(last);
+        }
+        // Those left may all have searched this bound: it decides now.
+        self.winner_at(bound)
     }
 
     /// The winner once every rival still in has searched `bound` and one needed at least the
@@ -261,10 +578,10 @@ impl Race {
     /// weighed by their cost), the first on a tie. A close race goes on: while others are within
     /// [`CLOSE`] of the leader's time and the leader needed fewer than [`CLOSE_NODES`], those
     /// others and the leader search the next bound and the rest drop out (`None`).
-    fn winner_at(&mut self, bound: u32, own: &Core) -> Option<usize> {
+    fn winner_at(&mut self, bound: u32) -> Option<usize> {
         let sizes: Vec<(usize, u64)> = (0..self.records.len())
             .filter(|&i| !self.records[i].out)
-            .map(|i| Some((i, self.size_at(i, self.core_of(i, own), bound)?)))
+            .map(|i| Some((i, self.size_at(i, bound)?)))
             .collect::<Option<_>>()?;
         let most = sizes.iter().map(|&(_, nodes)| nodes).max()?;
         let dropped = self.records.iter().any(|r| r.dropped_at == Some(bound));
@@ -293,28 +610,6 @@ impl Race {
             }
         }
         None
-    }
-
-    /// Ends the race: rival `winner` is swapped into `core` and `estimate` (rival 0's) to go on
-    /// alone, counting every rival's nodes as its own; returns the largest bound any rival proved.
-    pub(super) fn finish(mut self, winner: usize, core: &mut Core, estimate: &mut Estimate) -> u32 {
-        let proven = self.bound(core);
-        let total = self.nodes(core);
-        if winner > 0 {
-            let (their_core, their_estimate) = &mut self.others[winner - 1];
-            std::mem::swap(core, their_core);
-            std::mem::swap(estimate, their_estimate);
-        }
-        core.stats.nodes = total;
-        core.one_iteration = false;
-        proven
-    }
-
-    /// Gives every rival `pruning` (as [`super::GridSearch::with_pruning`] gives the search's own).
-    pub(super) fn set_pruning(&mut self, pruning: &std::sync::Arc<crate::tiles::fsm::MovePruning>) {
-        for (core, _) in &mut self.others {
-            core.pruning = std::sync::Arc::clone(pruning);
-        }
     }
 }
 
@@ -483,26 +778,19 @@ mod tests {
         let (sets, _, goal, mut next) = bench(0x0d20_9b0d);
         let start = walk(100, &mut next);
         let search = GridSearch::with_rival_databases(&start, &goal, &sets).unwrap();
-        let mut race = search.race.unwrap().with_threshold(1_000);
+        let race = search.race.unwrap().with_threshold(1_000);
+        let mut race = race.state();
         let bound = 90;
         race.records[0].done.push((bound, 500));
         race.records[1].done.push((bound, 300));
-        assert_eq!(
-            race.winner_at(bound, &search.core),
-            None,
-            "rival 2 is still in"
-        );
+        assert_eq!(race.winner_at(bound), None, "rival 2 is still in");
         race.records[2].out = true;
-        assert_eq!(
-            race.winner_at(bound, &search.core),
-            None,
-            "none reached the threshold"
-        );
+        assert_eq!(race.winner_at(bound), None, "none reached the threshold");
         race.records[2].dropped_at = Some(bound);
-        assert_eq!(race.winner_at(bound, &search.core), Some(1));
+        assert_eq!(race.winner_at(bound), Some(1));
         race.records[0].done[0].1 = 1_500;
         race.records[2].dropped_at = None;
-        assert_eq!(race.winner_at(bound, &search.core), Some(1));
+        assert_eq!(race.winner_at(bound), Some(1));
     }
 
     /// A close race goes on: the rivals within [`CLOSE`] of the leader's time search the next
@@ -512,15 +800,18 @@ mod tests {
     fn a_close_race_goes_on_to_the_next_bound() {
         let (sets, _, goal, mut next) = bench(0x0c10_5e00);
         let start = walk(100, &mut next);
-        let search = GridSearch::with_rival_databases(&start, &goal, &sets).unwrap();
-        let race = search.race.unwrap().with_threshold(1_000);
+        let race = || {
+            let search = GridSearch::with_rival_databases(&start, &goal, &sets).unwrap();
+            search.race.unwrap().with_threshold(1_000)
+        };
         let close = |base: u64| base * (100 + CLOSE) / 100;
         let at = |sizes: [u64; 3]| {
-            let mut race = race.clone();
+            let race = race();
+            let mut race = race.state();
             for (record, nodes) in race.records.iter_mut().zip(sizes) {
                 record.done.push((90, nodes));
             }
-            let winner = race.winner_at(90, &search.core);
+            let winner = race.winner_at(90);
             (
                 winner,
                 race.records.iter().map(|r| r.out).collect::<Vec<_>>(),
@@ -540,19 +831,16 @@ mod tests {
         assert_eq!(at([many + 1, many, many]), (Some(1), vec![false; 3]));
 
         // Where they went on, the next bound decides among those still in.
-        let mut race = race.clone();
+        let race = race();
+        let mut race = race.state();
         for (record, nodes) in race.records.iter_mut().zip([2_100, 2_000, 9_000]) {
             record.done.push((90, nodes));
         }
-        assert_eq!(race.winner_at(90, &search.core), None);
+        assert_eq!(race.winner_at(90), None);
         race.records[0].done.push((92, 10_000));
-        assert_eq!(
-            race.winner_at(92, &search.core),
-            None,
-            "rival 1 has not searched 92"
-        );
+        assert_eq!(race.winner_at(92), None, "rival 1 has not searched 92");
         race.records[1].done.push((92, 13_000));
-        assert_eq!(race.winner_at(92, &search.core), Some(0));
+        assert_eq!(race.winner_at(92), Some(0));
     }
 
     /// A set that reads more tables a move wins only where it saves more nodes than its reads
@@ -564,16 +852,17 @@ mod tests {
         let (sets, _, goal, mut next) = bench(0x3e16_4ed5);
         let start = walk(100, &mut next);
         let search = GridSearch::with_rival_databases(&start, &goal, &sets).unwrap();
-        let mut race = search.race.unwrap().with_threshold(1_000).with_close(0);
+        let race = search.race.unwrap().with_threshold(1_000).with_close(0);
+        let mut race = race.state();
         let four = node_cost(4);
         race.costs = vec![100, 100, four];
         let bound = 90;
         race.records[0].done.push((bound, 5_000));
         race.records[2].done.push((bound, 1_000));
         race.records[1].done.push((bound, 1_000 * four / 100 - 1));
-        assert_eq!(race.winner_at(bound, &search.core), Some(1));
+        assert_eq!(race.winner_at(bound), Some(1));
         race.records[1].done[0].1 = 1_000 * four / 100 + 1;
-        assert_eq!(race.winner_at(bound, &search.core), Some(2));
+        assert_eq!(race.winner_at(bound), Some(2));
         // A set maximising two partitions, each with its mirror image: four reads a move.
         let rebuilt = |set: &Arc<GridDatabases>| {
             GridDatabases::build(set.partition().clone(), 1, &crate::Unpaced)
@@ -581,11 +870,14 @@ mod tests {
         let both = GridDatabases::combine(vec![rebuilt(&sets[0]), rebuilt(&sets[1])]).unwrap();
         let raced = [Arc::clone(&sets[1]), Arc::new(both)];
         let search = GridSearch::with_rival_databases(&start, &goal, &raced).unwrap();
-        assert_eq!(search.race.unwrap().costs, [node_cost(2), node_cost(4)]);
+        assert_eq!(
+            search.race.unwrap().state().costs,
+            [node_cost(2), node_cost(4)]
+        );
     }
 
     /// A race stopped by its node budget counts every rival's nodes against it, reports them all,
-    /// and resumed gives the same answer; no helper joins until the race is decided.
+    /// and resumed gives the same answer; decided, the search splits as any other.
     #[test]
     fn a_stopped_race_counts_every_rival_and_resumes() {
         let (sets, tables, goal, mut next) = bench(0x0bad_cafe);
@@ -596,9 +888,6 @@ mod tests {
         search.race = race.map(Box::new);
         let (mut stops, mut helped) = (0, false);
         let moves = loop {
-            if search.race.is_some() {
-                assert!(search.helper().is_none(), "a helper joined a race");
-            }
             let budget = search.stats().nodes + 500;
             match search.run(
                 &Stop::never().with_node_budget(budget),
@@ -625,6 +914,157 @@ mod tests {
         assert_eq!(moves, alone);
         assert!(stops > 0, "the budget never fired");
         assert!(helped, "the race was never decided");
+    }
+
+    /// A search whose sets race, with `helpers` helpers from the start, all on this thread in
+    /// turns of one poll each, and a race decided at `threshold` nodes: its answer, and the
+    /// turns the helpers took in the race. Every helper ends with the search.
+    fn raced_in_turns(
+        start: &GridBoard,
+        sets: &[Arc<GridDatabases>],
+        threshold: u64,
+        helpers: usize,
+        tables: &PruningTables,
+    ) -> (Vec<Move>, u64) {
+        let grid = start.grid();
+        let mut search = GridSearch::with_rival_databases(start, &GridBoard::goal(grid), sets)
+            .unwrap()
+            .with_pruning(tables.get(grid, Move::ALL, fsm::longest_for(grid)));
+        let race = search
+            .race
+            .take()
+            .map(|race| race.with_threshold(threshold));
+        search.race = race.map(Box::new);
+        let mut team: Vec<_> = (0..helpers).map(|_| search.helper().unwrap()).collect();
+        let mut turns = 0;
+        loop {
+            for helper in &mut team {
+                let _ = helper.run(Instant::now());
+            }
+            if let Some(race) = &search.race {
+                turns = race.helped();
+            }
+            if let Ok(Slice::Found(moves)) = search.run(&Stop::never(), Some(Instant::now())) {
+                assert!(team.iter_mut().all(|helper| helper.run(Instant::now())));
+                assert!(team.iter().all(super::super::Helper::is_over));
+                return (moves, turns);
+            }
+        }
+    }
+
+    /// With helpers from the start, the rivals are searched by several threads' turns (here on
+    /// one thread): the answer is the one each set alone gives, and the helpers take turns.
+    #[test]
+    fn helpers_race_beside_the_search_and_keep_its_answer() {
+        let (sets, tables, _, mut next) = bench(0x4e1f_e25e);
+        let mut turns = 0;
+        for round in 0..8 {
+            let start = walk(80 + round * 20, &mut next);
+            let (alone, _) = alone(&start, &sets[0], &tables);
+            let threshold = [1, 300, 5_000, RACE_NODES][round % 4];
+            let (moves, helped) = raced_in_turns(&start, &sets, threshold, 1 + round % 2, &tables);
+            assert_eq!(moves, alone, "{start}, threshold {threshold}");
+            turns += helped;
+        }
+        assert!(turns > 0, "the helpers never raced");
+    }
+
+    /// On real threads: a helper races from another thread, joins the winner's team, and both
+    /// see the search end with the answer the sets give alone.
+    #[test]
+    fn a_helper_on_another_thread_races_then_joins_the_team() {
+        let (sets, tables, goal, mut next) = bench(0x7a11_c0de);
+        let grid = Grid::FIFTEEN;
+        let (mut raced_turns, mut team_units) = (0, 0);
+        for _ in 0..4 {
+            let start = walk(300, &mut next);
+            let (alone, _) = alone(&start, &sets[0], &tables);
+            let mut lead = GridSearch::with_rival_databases(&start, &goal, &sets)
+                .unwrap()
+                .with_pruning(tables.get(grid, Move::ALL, fsm::longest_for(grid)));
+            let race = lead.race.take().map(|race| race.with_threshold(5_000));
+            lead.race = race.map(Box::new);
+            let mut helper = lead.helper().unwrap();
+            let slice = Duration::from_micros(300);
+            let worker = std::thread::spawn(move || while !helper.run(Instant::now() + slice) {});
+            // The helper starts the race.
+            std::thread::sleep(Duration::from_millis(20));
+            let moves = loop {
+                if let Some(race) = &lead.race {
+                    raced_turns = raced_turns.max(race.helped());
+                }
+                if let Ok(Slice::Found(moves)) =
+                    lead.run(&Stop::never(), Some(Instant::now() + slice))
+                {
+                    break moves;
+                }
+            };
+            assert_eq!(moves, alone, "{start}");
+            team_units += lead.member.as_ref().map_or(0, |member| member.helped());
+            worker.join().unwrap();
+        }
+        assert!(raced_turns > 0, "the helper never raced");
+        assert!(team_units > 0, "the helper never joined a team");
+    }
+
+    /// A stop that a helper meets in the race is reported by the search, with every rival's
+    /// nodes; resumed, the race gives the same answer. A search dropped mid-race sends its
+    /// helpers away.
+    #[test]
+    fn a_race_with_helpers_stops_resumes_and_ends() {
+        let (sets, tables, goal, mut next) = bench(0x57_0bad);
+        let grid = Grid::FIFTEEN;
+        let start = walk(300, &mut next);
+        let (alone, _) = alone(&start, &sets[0], &tables);
+        let pruned = || {
+            let mut search = GridSearch::with_rival_databases(&start, &goal, &sets)
+                .unwrap()
+                .with_pruning(tables.get(grid, Move::ALL, fsm::longest_for(grid)));
+            let race = search.race.take().map(|race| race.with_threshold(20_000));
+            search.race = race.map(Box::new);
+            search
+        };
+        let mut search = pruned();
+        let mut helper = search.helper().unwrap();
+        let mut stops = 0;
+        let moves = loop {
+            let budget = search.stats().nodes + 700;
+            let stop = Stop::never().with_node_budget(budget);
+            match search.run(&stop, Some(Instant::now())) {
+                Ok(Slice::Found(moves)) => break moves,
+                Ok(Slice::Suspended) => {}
+                Err(stopped) => {
+                    stops += 1;
+                    assert_eq!(stopped.stats.nodes, search.stats().nodes);
+                }
+            }
+            if helper.run(Instant::now()) {
+                // The search is over for it (answered, or a team stopped): ask for another.
+                match search.helper() {
+                    Some(next) => helper = next,
+                    None => {
+                        break loop {
+                            if let Ok(Slice::Found(moves)) = search.run(&Stop::never(), None) {
+                                break moves;
+                            }
+                        };
+                    }
+                }
+            }
+        };
+        assert_eq!(moves, alone);
+        assert!(stops > 0, "the budget never fired");
+
+        let mut search = pruned();
+        let mut helper = search.helper().unwrap();
+        let _ = helper.run(Instant::now());
+        assert!(!helper.is_over());
+        drop(search);
+        assert!(
+            helper.run(Instant::now()),
+            "a helper of a dropped search goes"
+        );
+        assert!(helper.is_over());
     }
 
     /// Boards small enough for the breadth-first oracle, towards random targets, with sets of
@@ -697,7 +1137,12 @@ mod tests {
                 let mut search = GridSearch::with_rival_databases(&start, &target, &sets).unwrap();
                 let race = search.race.take().map(|race| race.with_threshold(threshold));
                 search.race = race.map(Box::new);
+                // Half of them with a helper racing beside the search, in turns.
+                let mut helper = (seed % 2 == 0).then(|| search.helper()).flatten();
                 let moves = loop {
+                    if let Some(helper) = &mut helper {
+                        let _ = helper.run(Instant::now());
+                    }
                     if let Ok(Slice::Found(moves)) =
                         search.run(&Stop::never(), Some(Instant::now()))
                     {

@@ -449,8 +449,8 @@ fn length_proven(limits: &CaseLimits) -> bool {
 /// helper per token more (unless it has a node budget, which stays exact on one token). Each helper is a task of the case's own flow, so it runs only on a
 /// turn the flow would get anyway (another caller's cases keep theirs), and an idle server puts
 /// every core on the one hard case. The answer is the one the search alone would give.
-/// Returns whether it split: a search whose sets of databases still race takes no helper
-/// yet, and is asked again after its next slice.
+/// Returns whether it split (a search whose sets of databases still race takes helpers too:
+/// they search rivals beside it, then join the winner's team).
 fn split(search: &mut Search, shared: &Shared, slice: &Slice<'_>) -> bool {
     let mut split = false;
     for _ in 1..shared.scheduler.workers() {
