@@ -696,6 +696,26 @@ mod tests {
         })
     }
 
+    /// A search from `start` to the 15-puzzle's goal whose `sets` race, decided at `threshold`
+    /// nodes, with the 15-puzzle's move pruning.
+    fn racing(
+        start: &GridBoard,
+        sets: &[Arc<GridDatabases>],
+        threshold: u64,
+        tables: &PruningTables,
+    ) -> GridSearch {
+        let grid = Grid::FIFTEEN;
+        let mut search = GridSearch::with_rival_databases(start, &GridBoard::goal(grid), sets)
+            .unwrap()
+            .with_pruning(tables.get(grid, Move::ALL, fsm::longest_for(grid)));
+        let race = search
+            .race
+            .take()
+            .map(|race| race.with_threshold(threshold));
+        search.race = race.map(Box::new);
+        search
+    }
+
     /// A raced search in slices of one poll, `threshold` nodes deciding: its answer, its nodes,
     /// and the set that won; its bound never goes down on the way.
     fn raced(
@@ -704,16 +724,7 @@ mod tests {
         threshold: u64,
         tables: &PruningTables,
     ) -> (Vec<Move>, u64, Arc<GridDatabases>) {
-        let grid = Grid::FIFTEEN;
-        let goal = GridBoard::goal(grid);
-        let mut search = GridSearch::with_rival_databases(start, &goal, sets)
-            .unwrap()
-            .with_pruning(tables.get(grid, Move::ALL, fsm::longest_for(grid)));
-        let race = search
-            .race
-            .take()
-            .map(|race| race.with_threshold(threshold));
-        search.race = race.map(Box::new);
+        let mut search = racing(start, sets, threshold, tables);
         let mut bound = search.bound();
         let moves = loop {
             let found = search.run(&Stop::never(), Some(Instant::now()));
@@ -926,15 +937,7 @@ mod tests {
         helpers: usize,
         tables: &PruningTables,
     ) -> (Vec<Move>, u64) {
-        let grid = start.grid();
-        let mut search = GridSearch::with_rival_databases(start, &GridBoard::goal(grid), sets)
-            .unwrap()
-            .with_pruning(tables.get(grid, Move::ALL, fsm::longest_for(grid)));
-        let race = search
-            .race
-            .take()
-            .map(|race| race.with_threshold(threshold));
-        search.race = race.map(Box::new);
+        let mut search = racing(start, sets, threshold, tables);
         let mut team: Vec<_> = (0..helpers).map(|_| search.helper().unwrap()).collect();
         let mut turns = 0;
         loop {
@@ -973,17 +976,12 @@ mod tests {
     /// see the search end with the answer the sets give alone.
     #[test]
     fn a_helper_on_another_thread_races_then_joins_the_team() {
-        let (sets, tables, goal, mut next) = bench(0x7a11_c0de);
-        let grid = Grid::FIFTEEN;
+        let (sets, tables, _, mut next) = bench(0x7a11_c0de);
         let (mut raced_turns, mut team_units) = (0, 0);
         for _ in 0..4 {
             let start = walk(300, &mut next);
             let (alone, _) = alone(&start, &sets[0], &tables);
-            let mut lead = GridSearch::with_rival_databases(&start, &goal, &sets)
-                .unwrap()
-                .with_pruning(tables.get(grid, Move::ALL, fsm::longest_for(grid)));
-            let race = lead.race.take().map(|race| race.with_threshold(5_000));
-            lead.race = race.map(Box::new);
+            let mut lead = racing(&start, &sets, 5_000, &tables);
             let mut helper = lead.helper().unwrap();
             let slice = Duration::from_micros(300);
             let worker = std::thread::spawn(move || while !helper.run(Instant::now() + slice) {});
@@ -1012,18 +1010,10 @@ mod tests {
     /// helpers away.
     #[test]
     fn a_race_with_helpers_stops_resumes_and_ends() {
-        let (sets, tables, goal, mut next) = bench(0x57_0bad);
-        let grid = Grid::FIFTEEN;
+        let (sets, tables, _, mut next) = bench(0x57_0bad);
         let start = walk(300, &mut next);
         let (alone, _) = alone(&start, &sets[0], &tables);
-        let pruned = || {
-            let mut search = GridSearch::with_rival_databases(&start, &goal, &sets)
-                .unwrap()
-                .with_pruning(tables.get(grid, Move::ALL, fsm::longest_for(grid)));
-            let race = search.race.take().map(|race| race.with_threshold(20_000));
-            search.race = race.map(Box::new);
-            search
-        };
+        let pruned = || racing(&start, &sets, 20_000, &tables);
         let mut search = pruned();
         let mut helper = search.helper().unwrap();
         let mut stops = 0;
