@@ -123,6 +123,33 @@ struct State {
     joins: Vec<team::Member>,
     /// Whether the search has handed over (or is gone): helpers join or leave.
     over: bool,
+    /// A thread panicked during a turn ([`Held`]): the race cannot be decided by its rule, so
+    /// the search panics too (the scheduler reports the case as a bug) rather than wait.
+    broken: bool,
+    /// For tests: the helper turn (counted by `helped`) that panics, to check [`Held`].
+    #[cfg(test)]
+    panic_at_turn: Option<u64>,
+}
+
+/// A rival held by a thread for a turn. If the thread unwinds during the turn (a bug), the
+/// rival is never put back: this gives its place back, drops it out and marks the race broken,
+/// so that [`Race::finish`] and the other threads stop waiting for it (a team's member does the
+/// same with its unit).
+struct Held<'a> {
+    shared: &'a Shared,
+    rival: usize,
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut state = self.shared.lock();
+            state.taken -= 1;
+            state.records[self.rival].out = true;
+            state.broken = true;
+            self.shared.changed.notify_all();
+        }
+    }
 }
 
 /// A rival and what the threads need to know of it while one of them holds it.
@@ -208,6 +235,9 @@ impl Race {
             helped: 0,
             joins: Vec::new(),
             over: false,
+            broken: false,
+            #[cfg(test)]
+            panic_at_turn: None,
         };
         Self {
             shared: Arc::new(Shared {
@@ -312,6 +342,7 @@ impl Race {
                 .wait(state)
                 .unwrap_or_else(PoisonError::into_inner);
         }
+        assert!(!state.broken, "a thread panicked racing beside this search");
         let winner = state.decided.expect("a decided race");
         let proven = state
             .rivals
@@ -391,7 +422,7 @@ impl RaceHelper {
     /// Whether the search is over, with no place in a team for this helper.
     pub(super) fn is_over(&self) -> bool {
         let state = self.shared.lock();
-        state.over && state.joins.is_empty()
+        (state.over || state.broken) && state.joins.is_empty()
     }
 }
 
@@ -411,6 +442,10 @@ impl Shared {
     ) -> Result<Outcome, Stopped> {
         let mut state = self.lock();
         loop {
+            if state.broken {
+                assert!(helper, "a thread panicked racing beside this search");
+                return Ok(Outcome::Decided);
+            }
             if state.decided.is_some() || state.over || (helper && state.halted) {
                 return Ok(Outcome::Decided);
             }
@@ -452,7 +487,15 @@ impl Shared {
             }
             let others = state.nodes() - state.rivals[i].stats.nodes;
             let started = state.records[i].started;
+            #[cfg(test)]
+            let panics = helper && state.panic_at_turn == Some(state.helped);
             drop(state);
+            let held = Held {
+                shared: self,
+                rival: i,
+            };
+            #[cfg(test)]
+            assert!(!panics, "the panic a test asked for");
 
             let turn = Instant::now() + TURN;
             let end = slice_end.map_or(turn, |end| end.min(turn));
@@ -464,6 +507,7 @@ impl Shared {
                 core.next_iteration();
             }
 
+            drop(held);
             state = self.lock();
             state.taken -= 1;
             state.rivals[i] = Rival::new(core, estimate);
@@ -528,6 +572,9 @@ impl State {
 
     /// What a helper does now that the race is decided: join the winner's team, or leave.
     fn left(&mut self) -> Option<Help> {
+        if self.broken {
+            return Some(Help::Over);
+        }
         if !self.over {
             return None;
         }
@@ -1003,6 +1050,37 @@ mod tests {
         }
         assert!(raced_turns > 0, "the helper never raced");
         assert!(team_units > 0, "the helper never joined a team");
+    }
+
+    /// A helper that panics in the middle of a turn (a bug) leaves its rival held: the search
+    /// then panics too, which the scheduler reports as the case's error, rather than wait for
+    /// that rival for good; a second helper sees the race over.
+    #[test]
+    fn a_helper_panicking_mid_turn_fails_the_search_rather_than_hanging_it() {
+        let (sets, tables, _, mut next) = bench(0x0b0e_face);
+        let start = walk(300, &mut next);
+        let mut lead = racing(&start, &sets, RACE_NODES, &tables);
+        lead.race.as_ref().unwrap().state().panic_at_turn = Some(1);
+        let mut helper = lead.helper().unwrap();
+        let mut other = lead.helper().unwrap();
+        let slice = Duration::from_micros(300);
+        let worker = std::thread::spawn(move || while !helper.run(Instant::now() + slice) {});
+        assert!(worker.join().is_err(), "the helper's turn panicked");
+        assert!(
+            other.run(Instant::now() + slice),
+            "the race is over for the other helper"
+        );
+        let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            while !matches!(
+                lead.run(&Stop::never(), Some(Instant::now() + slice)),
+                Ok(Slice::Found(_))
+            ) {}
+        }));
+        let message = failed.expect_err("the search panicked");
+        assert_eq!(
+            message.downcast_ref::<&str>(),
+            Some(&"a thread panicked racing beside this search")
+        );
     }
 
     /// A stop that a helper meets in the race is reported by the search, with every rival's
