@@ -29,9 +29,9 @@
 //!
 //! Each move changes the heuristic incrementally (the moved tile's Manhattan distance and two
 //! lines' conflicts, or one pattern's index per side), so the hot loop allocates nothing. Each
-//! node keeps the moves left to try as a bit mask that the automaton's row gives once (no test
-//! of a blocked move per child), its children's table entries are asked for from a per-cell
-//! mask of the moves onward, and the stacks are written in place: with the leaner lookups
+//! node keeps the moves left to try as a bit mask that comes with its automaton state from the
+//! parent's row (no test of a blocked move per child, and one row asked for a node), its
+//! children's table entries are asked for from a per-cell mask of the moves onward, and the stacks are written in place: with the leaner lookups
 //! (`grid_pdb/lookup.rs`, `grid_pdb/tables.rs`), Korf & Felner's #38 takes 248 instructions a
 //! node rather than 365 (`valgrind --tool=cachegrind`, one thread), and one thread on #38, #40,
 //! #25 about 0.77 times the time. A child the databases prune is never written to the board nor
@@ -43,7 +43,7 @@ use std::time::Instant;
 
 use super::board::Move;
 use super::distance::Distance;
-use super::fsm::{self, BLOCKED, MovePruning, PruningTables};
+use super::fsm::{self, MovePruning, PruningTables};
 use super::grid::Grid;
 use super::grid_board::GridBoard;
 use super::grid_pdb::{GridDatabases, Lookup, Moved};
@@ -417,7 +417,7 @@ impl Core {
         };
         core.reserve();
         core.states[0] = state;
-        core.next[0] = core.pruning.row(state).0;
+        core.next[0] = core.pruning.allowed(state);
         core
     }
 
@@ -483,7 +483,7 @@ impl Core {
         );
         self.bound = self.next_bound;
         self.next_bound = u32::MAX;
-        self.next[0] = self.pruning.row(self.states[0]).0;
+        self.next[0] = self.pruning.allowed(self.states[0]);
         self.stats.iterations += 1;
         self.reserve();
     }
@@ -549,7 +549,7 @@ impl Core {
                         self.cells[to] = 0;
                     }
                     let mv = Move::ALL[index];
-                    let state = self.pruning.next(self.states[depth], mv);
+                    let (state, allowed) = self.pruning.step(self.states[depth], index);
                     self.blank = to;
                     self.path[depth] = mv;
                     self.states[depth + 1] = state;
@@ -559,9 +559,10 @@ impl Core {
                         return Ok(Step::Found(self.path().to_vec()));
                     }
                     // The children's reads miss the caches: start them all now. The table
-                    // entries go first and need only the board: asked for after this node's
-                    // automaton row (itself often still on its way) said which moves it allows,
-                    // they waited for that row, and the search was about 7 % slower.
+                    // entries go first and need only the board (asked for after an automaton
+                    // row said which moves the node allows, they waited for that row, and the
+                    // search was about 7 % slower); the moves it allows came with its state from
+                    // the parent's row, and its own row is read only when a child passes.
                     let mut onward = self.onward[to][index];
                     while onward != 0 {
                         let i = onward.trailing_zeros() as usize & 3;
@@ -569,12 +570,7 @@ impl Core {
                         let next = self.neighbours[to][i];
                         heuristic.prefetch(self.cells[usize::from(next)], i);
                     }
-                    let (allowed, row) = self.pruning.row(state);
-                    for child in row {
-                        // A blocked move asks for this row again: no branch to mispredict.
-                        self.pruning
-                            .prefetch(if child == BLOCKED { state } else { child });
-                    }
+                    self.pruning.prefetch(state);
                     self.next[depth + 1] = allowed;
                 }
             }
