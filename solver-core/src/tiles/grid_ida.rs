@@ -30,12 +30,16 @@
 //! Each move changes the heuristic incrementally (the moved tile's Manhattan distance and two
 //! lines' conflicts, or one pattern's index per side), so the hot loop allocates nothing. Each
 //! node keeps the moves left to try as a bit mask that comes with its automaton state from the
-//! parent's row (no test of a blocked move per child, and one row asked for a node), its
-//! children's table entries are asked for from a per-cell mask of the moves onward, and the stacks are written in place: with the leaner lookups
-//! (`grid_pdb/lookup.rs`, `grid_pdb/tables.rs`), Korf & Felner's #38 takes 248 instructions a
-//! node rather than 365 (`valgrind --tool=cachegrind`, one thread), and one thread on #38, #40,
-//! #25 about 0.77 times the time. A child the databases prune is never written to the board nor
-//! looked up in the automaton (the databases do not read the board): 233.
+//! parent's row (no test of a blocked move per child), the node asks the memory for its own row
+//! and for the entries of the children that mask allows (none for a move the automaton forbids),
+//! and the stacks are written in place: with the leaner lookups (`grid_pdb/lookup.rs`,
+//! `grid_pdb/tables.rs`), Korf & Felner's #38 took 248 instructions a node rather than 365
+//! (`valgrind --tool=cachegrind`, one thread), and one thread on #38, #40, #25 about 0.77 times
+//! the time. A child the databases prune is never written to the board nor looked up in the
+//! automaton (the databases do not read the board): 233. One row asked for a node rather than
+//! its four children's: 226 against 242 (`valgrind --tool=callgrind
+//! --toggle-collect='*Estimate::run*'`, #38, one thread); the entries of allowed children
+//! only, rather than of every child on the board but the way back: 216.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -107,9 +111,6 @@ struct Core {
     /// For each depth on the path (and the current node), the moves not yet tried there that
     /// the pruning automaton allows, as bits of their indices in [`Move::ALL`].
     next: Vec<u8>,
-    /// For each cell and each move that reached it, the moves that stay on the board and do
-    /// not go back (bits of their indices): the children whose entries a node asks for.
-    onward: [[u8; 4]; 64],
     bound: u32,
     next_bound: u32,
     stats: SearchStats,
@@ -384,19 +385,7 @@ impl Core {
         pruning: Arc<MovePruning>,
         bound: u32,
     ) -> Self {
-        let mut onward = [[0u8; 4]; 64];
-        for (cell, row) in onward.iter_mut().enumerate() {
-            for (arrived, mask) in row.iter_mut().enumerate() {
-                let back = Move::ALL[arrived].reverse().index();
-                for (i, &next) in neighbours[cell].iter().enumerate() {
-                    if next != Grid::EDGE && i != back {
-                        *mask |= 1 << i;
-                    }
-                }
-            }
-        }
         let mut core = Self {
-            onward,
             neighbours,
             pruning,
             cells,
@@ -558,12 +547,11 @@ impl Core {
                         self.found = true;
                         return Ok(Step::Found(self.path().to_vec()));
                     }
-                    // The children's reads miss the caches: start them all now. The table
-                    // entries go first and need only the board (asked for after an automaton
-                    // row said which moves the node allows, they waited for that row, and the
-                    // search was about 7 % slower); the moves it allows came with its state from
-                    // the parent's row, and its own row is read only when a child passes.
-                    let mut onward = self.onward[to][index];
+                    // The children's reads miss the caches: start them all now, for the moves
+                    // the node allows, which came with its state from the parent's row (when
+                    // they waited for the node's own row, asking for every child on the board
+                    // was faster). Its own row is read only when a child passes.
+                    let mut onward = allowed;
                     while onward != 0 {
                         let i = onward.trailing_zeros() as usize & 3;
                         onward &= onward - 1;
